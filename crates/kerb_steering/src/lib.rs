@@ -1,0 +1,1 @@
+//! kerb_steering

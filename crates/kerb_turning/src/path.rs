@@ -1,0 +1,215 @@
+//! A drivable path: a start pose and up to four segments.
+
+use std::f64::consts::FRAC_PI_2;
+
+use glam::{DVec2, Vec2};
+
+use crate::angle::Turn;
+
+use crate::{Pose, Segment, TurnDirection};
+
+/// Most segments a planned path holds: arc, line, arc plus one spare for the
+/// point planner's arc-arc words.
+pub const MAX_SEGMENTS: usize = 4;
+
+/// Which family of path the planner chose.
+///
+/// `L` is a left turn at full lock, `R` a right turn, `S` a straight line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum PathWord {
+    /// Already there: no movement.
+    #[default]
+    Empty,
+    /// Turn left, then drive straight (to a point).
+    Ls,
+    /// Turn right, then drive straight (to a point).
+    Rs,
+    /// Turn left, then right (to a point).
+    Lr,
+    /// Turn right, then left (to a point).
+    Rl,
+    /// Left, straight, left (to a pose).
+    Lsl,
+    /// Right, straight, right (to a pose).
+    Rsr,
+    /// Left, straight, right (to a pose).
+    Lsr,
+    /// Right, straight, left (to a pose).
+    Rsl,
+    /// Right, left, right (to a pose).
+    Rlr,
+    /// Left, right, left (to a pose).
+    Lrl,
+}
+
+/// A path a unit with a turning radius can drive: arcs at exactly that radius
+/// and straight lines, joined with a continuous heading.
+///
+/// It has a fixed capacity and never allocates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TurningPath {
+    start: Pose,
+    word: PathWord,
+    segment_count: u8,
+    length: f32,
+    segments: [Segment; MAX_SEGMENTS],
+}
+
+const NO_SEGMENT: Segment = Segment::Line {
+    start: Vec2::ZERO,
+    direction: Vec2::X,
+    length: 0.0,
+};
+
+impl Default for TurningPath {
+    fn default() -> Self {
+        Self::stationary(Pose::default())
+    }
+}
+
+impl TurningPath {
+    /// A path of length zero that stays at `pose`.
+    pub const fn stationary(pose: Pose) -> Self {
+        Self {
+            start: pose,
+            word: PathWord::Empty,
+            segment_count: 0,
+            length: 0.0,
+            segments: [NO_SEGMENT; MAX_SEGMENTS],
+        }
+    }
+
+    /// Where and how the path starts.
+    #[inline]
+    pub fn start(&self) -> Pose {
+        self.start
+    }
+
+    /// The family of path chosen.
+    #[inline]
+    pub fn word(&self) -> PathWord {
+        self.word
+    }
+
+    /// The segments, in driving order.
+    #[inline]
+    pub fn segments(&self) -> &[Segment] {
+        &self.segments[..self.segment_count as usize]
+    }
+
+    /// Total length in world units.
+    #[inline]
+    pub fn length(&self) -> f32 {
+        self.length
+    }
+
+    /// The pose `distance` along the path, clamped to `[0, length]`.
+    ///
+    /// Each segment is sampled from its own start, never by stepping, so the
+    /// result is exact at joins and at the end.
+    pub fn sample(&self, distance: f32) -> Pose {
+        let mut remaining = distance.max(0.0);
+        let segments = self.segments();
+        for (index, segment) in segments.iter().enumerate() {
+            let length = segment.length();
+            if remaining <= length || index + 1 == segments.len() {
+                return segment.sample(remaining);
+            }
+            remaining -= length;
+        }
+        self.start
+    }
+
+    /// The pose at the end of the path.
+    pub fn end(&self) -> Pose {
+        self.segments().last().map_or(self.start, Segment::end_pose)
+    }
+}
+
+/// Builds a path in `f64` from a start pose by appending turns and straights,
+/// each starting exactly where the previous one ended.
+///
+/// The heading is carried as a unit vector and rotated, so a turn costs one
+/// sine and cosine and a straight none.
+pub(crate) struct PathBuilder {
+    path: TurningPath,
+    position: DVec2,
+    heading: f64,
+    forward: DVec2,
+    radius: f64,
+    length: f64,
+}
+
+impl PathBuilder {
+    /// Starts at `start`, whose heading is given again normalised, with its
+    /// unit vector, since the planners already computed both.
+    pub(crate) fn new(
+        start: Pose,
+        heading: f64,
+        forward: DVec2,
+        radius: f64,
+        word: PathWord,
+    ) -> Self {
+        let mut path = TurningPath::stationary(start);
+        path.word = word;
+        Self {
+            path,
+            position: start.position.as_dvec2(),
+            heading,
+            forward,
+            radius,
+            length: 0.0,
+        }
+    }
+
+    fn push(&mut self, segment: Segment) {
+        let index = self.path.segment_count as usize;
+        self.path.segments[index] = segment;
+        self.path.segment_count += 1;
+    }
+
+    /// Turns at full lock in `direction` through `turn`; a zero turn adds
+    /// no segment.
+    pub(crate) fn turn(&mut self, direction: TurnDirection, turn: Turn) -> &mut Self {
+        if turn.angle <= 0.0 {
+            return self;
+        }
+        let sign = f64::from(direction.sign());
+        let r = self.radius;
+        // The centre sits a radius to the side we turn towards.
+        let center = self.position + self.forward.perp() * (sign * r);
+        let start_angle = self.heading - sign * FRAC_PI_2;
+        let sweep = turn.angle.copysign(sign);
+        self.push(Segment::Arc {
+            center: center.as_vec2(),
+            radius: r as f32,
+            start_angle: start_angle as f32,
+            sweep: sweep as f32,
+        });
+        self.forward = DVec2::new(turn.cos, sign * turn.sin).rotate(self.forward);
+        self.heading += sweep;
+        self.position = center - self.forward.perp() * (sign * r);
+        self.length += r * turn.angle;
+        self
+    }
+
+    /// Drives `distance` straight ahead; a zero distance adds no segment.
+    pub(crate) fn straight(&mut self, distance: f64) -> &mut Self {
+        if distance <= 0.0 {
+            return self;
+        }
+        self.push(Segment::Line {
+            start: self.position.as_vec2(),
+            direction: self.forward.as_vec2(),
+            length: distance as f32,
+        });
+        self.position += self.forward * distance;
+        self.length += distance;
+        self
+    }
+
+    pub(crate) fn finish(&mut self) -> TurningPath {
+        self.path.length = self.length as f32;
+        self.path
+    }
+}

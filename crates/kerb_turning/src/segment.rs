@@ -1,0 +1,93 @@
+//! The two pieces every turning path is made of.
+
+use glam::Vec2;
+use std::f32::consts::FRAC_PI_2;
+
+use crate::{Pose, TurnDirection};
+
+/// One piece of a turning path: an arc at the unit's radius, or a straight line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Segment {
+    /// A circular arc, travelled from `start_angle` through `sweep` radians.
+    Arc {
+        /// Centre of the turning circle.
+        center: Vec2,
+        /// Radius of the turning circle: always the unit's turning radius.
+        radius: f32,
+        /// Angle of the arc's first point as seen from `center`.
+        start_angle: f32,
+        /// Signed angle covered: positive turns left (counter-clockwise). A
+        /// zero sweep keeps its sign (`-0.0` for right) so the heading is right.
+        sweep: f32,
+    },
+    /// A straight line.
+    Line {
+        /// First point.
+        start: Vec2,
+        /// Unit direction of travel.
+        direction: Vec2,
+        /// Length in world units, never negative.
+        length: f32,
+    },
+}
+
+impl Segment {
+    /// Length travelled along the segment.
+    #[inline]
+    pub fn length(&self) -> f32 {
+        match *self {
+            Segment::Arc { radius, sweep, .. } => radius * sweep.abs(),
+            Segment::Line { length, .. } => length,
+        }
+    }
+
+    /// The turn direction of an arc, or `None` for a line.
+    #[inline]
+    pub fn turn_direction(&self) -> Option<TurnDirection> {
+        match *self {
+            Segment::Arc { sweep, .. } if sweep.is_sign_negative() => Some(TurnDirection::Right),
+            Segment::Arc { .. } => Some(TurnDirection::Left),
+            Segment::Line { .. } => None,
+        }
+    }
+
+    /// The pose `distance` along the segment, clamped to its ends.
+    ///
+    /// Computed directly from the segment's start, so it is exact at joins.
+    #[inline]
+    pub fn sample(&self, distance: f32) -> Pose {
+        match *self {
+            Segment::Arc {
+                center,
+                radius,
+                start_angle,
+                sweep,
+            } => {
+                let covered = (distance / radius).clamp(0.0, sweep.abs()).copysign(sweep);
+                let angle = start_angle + covered;
+                let heading = angle + FRAC_PI_2.copysign(sweep);
+                Pose::new(center + radius * Vec2::from_angle(angle), heading)
+            }
+            Segment::Line {
+                start,
+                direction,
+                length,
+            } => Pose::new(
+                start + direction * distance.clamp(0.0, length),
+                direction.to_angle(),
+            ),
+        }
+    }
+
+    /// The pose at the segment's start.
+    #[inline]
+    pub fn start_pose(&self) -> Pose {
+        self.sample(0.0)
+    }
+
+    /// The pose at the segment's end.
+    #[inline]
+    pub fn end_pose(&self) -> Pose {
+        self.sample(f32::INFINITY)
+    }
+}

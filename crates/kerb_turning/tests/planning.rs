@@ -1,0 +1,336 @@
+//! Hand-computed cases, degenerate inputs and properties of both planners.
+
+use std::f32::consts::{FRAC_PI_2, PI, TAU};
+
+use glam::Vec2;
+use kerb_turning::{
+    PathWord, PlanError, Pose, Segment, TurnDirection, TurningPath, candidates_to_point,
+    candidates_to_pose, plan_to_point, plan_to_pose, turn_geometry, wrap_signed,
+};
+use proptest::prelude::*;
+
+fn scale(path: &TurningPath, radius: f32) -> f32 {
+    path.length().max(radius).max(1.0)
+}
+
+/// Checks the invariants every planned path must satisfy, whatever the query.
+fn assert_well_formed(path: &TurningPath, start: Pose, radius: f32) {
+    let tolerance = 1e-4 * scale(path, radius);
+    assert_eq!(path.start(), start);
+    let mut previous = Pose::new(start.position, start.heading);
+    let mut total = 0.0;
+    for segment in path.segments() {
+        let head = segment.start_pose();
+        assert!(
+            head.position.distance(previous.position) <= tolerance,
+            "position jumps at a join: {previous:?} -> {head:?} in {path:#?}"
+        );
+        assert!(
+            wrap_signed(head.heading - previous.heading).abs() <= 1e-3,
+            "heading jumps at a join: {previous:?} -> {head:?} in {path:#?}"
+        );
+        if let Segment::Arc {
+            radius: r, sweep, ..
+        } = *segment
+        {
+            assert_eq!(r, radius, "every arc has exactly the unit's radius");
+            assert!(
+                sweep.abs() < TAU - 1e-6,
+                "no needless full circle: {path:#?}"
+            );
+        }
+        assert!(segment.length() >= 0.0);
+        total += segment.length();
+        previous = segment.end_pose();
+    }
+    assert!((total - path.length()).abs() <= tolerance);
+}
+
+/// Walks the path in small steps: it is continuous and never turns tighter
+/// than the radius.
+fn assert_drivable(path: &TurningPath, radius: f32) {
+    let steps = 400;
+    let step = path.length() / steps as f32;
+    if step == 0.0 {
+        return;
+    }
+    let mut previous = path.sample(0.0);
+    for i in 1..=steps {
+        let pose = path.sample(i as f32 * step);
+        let tolerance = 1e-4 * scale(path, radius);
+        assert!(pose.position.distance(previous.position) <= step + tolerance);
+        let turned = wrap_signed(pose.heading - previous.heading).abs();
+        assert!(
+            turned <= step / radius * 1.001 + 1e-3,
+            "turned {turned} over {step} at radius {radius}"
+        );
+        previous = pose;
+    }
+}
+
+fn pose(x: f32, y: f32, heading: f32) -> Pose {
+    Pose::new(Vec2::new(x, y), heading)
+}
+
+#[test]
+fn seed_geometry_by_hand() {
+    // Facing +x at the origin, radius 5, destination (10, 10), turning left:
+    // P = (0, 5), h = sqrt(125), d = 10, theta = acos(5 / sqrt(125)),
+    // Q = P + 5 (0.8, -0.6) = (4, 2).
+    let geometry = turn_geometry(
+        pose(0.0, 0.0, 0.0),
+        Vec2::new(10.0, 10.0),
+        5.0,
+        TurnDirection::Left,
+    )
+    .unwrap()
+    .unwrap();
+    assert!(geometry.center.distance(Vec2::new(0.0, 5.0)) < 1e-6);
+    assert!((geometry.center_distance - 125f32.sqrt()).abs() < 1e-5);
+    assert!((geometry.straight_length - 10.0).abs() < 1e-5);
+    assert!((geometry.theta - (5.0 / 125f32.sqrt()).acos()).abs() < 1e-6);
+    assert!(geometry.exit_point.distance(Vec2::new(4.0, 2.0)) < 1e-5);
+    assert!((geometry.arc_angle - 0.6f32.acos()).abs() < 1e-6);
+
+    let path = plan_to_point(pose(0.0, 0.0, 0.0), Vec2::new(10.0, 10.0), 5.0).unwrap();
+    assert_eq!(path.word(), PathWord::Ls);
+    assert!((path.length() - (5.0 * 0.6f32.acos() + 10.0)).abs() < 1e-4);
+    assert!(
+        path.sample(5.0 * 0.6f32.acos())
+            .position
+            .distance(Vec2::new(4.0, 2.0))
+            < 1e-5
+    );
+    assert!(path.end().position.distance(Vec2::new(10.0, 10.0)) < 1e-5);
+}
+
+#[test]
+fn seed_gives_up_inside_the_circle_but_we_do_not() {
+    let start = pose(0.0, 0.0, 0.0);
+    let goal = Vec2::new(0.0, 3.0); // inside the left circle of radius 5
+    assert_eq!(
+        turn_geometry(start, goal, 5.0, TurnDirection::Left).unwrap(),
+        None
+    );
+    let path = plan_to_point(start, goal, 5.0).unwrap();
+    assert_eq!(path.word(), PathWord::Rl);
+    assert!(path.end().position.distance(goal) < 1e-4);
+    assert_well_formed(&path, start, 5.0);
+    assert_drivable(&path, 5.0);
+}
+
+#[test]
+fn straight_ahead_and_u_turn_by_hand() {
+    let straight = plan_to_pose(pose(0.0, 0.0, 0.0), pose(10.0, 0.0, 0.0), 3.0).unwrap();
+    assert!((straight.length() - 10.0).abs() < 1e-5);
+    assert_eq!(straight.segments().len(), 1, "zero-length arcs are dropped");
+
+    let u_turn = plan_to_pose(pose(0.0, 0.0, 0.0), pose(0.0, 10.0, PI), 5.0).unwrap();
+    assert!((u_turn.length() - 5.0 * PI).abs() < 1e-4, "{u_turn:#?}");
+    assert_eq!(u_turn.segments().len(), 1);
+    assert_eq!(
+        u_turn.segments()[0].turn_direction(),
+        Some(TurnDirection::Left)
+    );
+}
+
+#[test]
+fn start_equal_to_goal_is_an_empty_path() {
+    let start = pose(3.0, -2.0, 1.0);
+    let to_point = plan_to_point(start, start.position, 4.0).unwrap();
+    assert_eq!(to_point.length(), 0.0);
+    assert!(to_point.segments().is_empty());
+    let to_pose = plan_to_pose(start, start, 4.0).unwrap();
+    assert_eq!(to_pose.length(), 0.0);
+    assert_eq!(to_pose.end(), start);
+}
+
+#[test]
+fn headings_outside_the_principal_range() {
+    for turns in [-3.0, -1.0, 1.0, 7.0, 1000.0] {
+        let start = pose(1.0, 1.0, 0.3 + turns * TAU);
+        let goal = pose(20.0, 5.0, -0.7 - turns * TAU);
+        let reference = plan_to_pose(pose(1.0, 1.0, 0.3), pose(20.0, 5.0, -0.7), 2.0).unwrap();
+        let path = plan_to_pose(start, goal, 2.0).unwrap();
+        assert!((path.length() - reference.length()).abs() < 1e-2, "{turns}");
+        assert!(path.end().position.distance(goal.position) < 1e-3);
+    }
+}
+
+#[test]
+fn goal_on_the_turning_circle_needs_no_loop() {
+    let radius = 5.0;
+    let start = pose(0.0, 0.0, 0.0);
+    for angle in [0.1f32, 0.5, 1.0, 2.0, 3.0, 4.0, 5.5, 6.2] {
+        // Points on the left circle, nudged by one ulp either way.
+        let on = Vec2::new(0.0, radius) + radius * Vec2::from_angle(angle - FRAC_PI_2);
+        for goal in [on, on * (1.0 + f32::EPSILON), on * (1.0 - f32::EPSILON)] {
+            let path = plan_to_point(start, goal, radius).unwrap();
+            assert!(
+                (path.length() - radius * angle).abs() < 1e-3,
+                "angle {angle}: {path:#?}"
+            );
+            assert!(path.end().position.distance(goal) < 1e-3);
+        }
+    }
+}
+
+#[test]
+fn goal_pose_sampled_from_an_arc_is_one_arc() {
+    let radius = 3.0;
+    let start = pose(2.0, 1.0, 0.4);
+    let arc = plan_to_pose(start, pose(2.0, 7.0, 0.4 + PI), radius).unwrap();
+    for fraction in [0.1, 0.25, 0.5, 0.9] {
+        let goal = arc.sample(arc.length() * fraction);
+        let path = plan_to_pose(start, goal, radius).unwrap();
+        assert!(
+            (path.length() - arc.length() * fraction).abs() < 1e-3,
+            "{fraction}: {path:#?}"
+        );
+    }
+}
+
+#[test]
+fn collinear_start_and_goal() {
+    let ahead = plan_to_point(pose(0.0, 0.0, 0.0), Vec2::new(50.0, 0.0), 10.0).unwrap();
+    assert!((ahead.length() - 50.0).abs() < 1e-4);
+    let behind = plan_to_point(pose(0.0, 0.0, 0.0), Vec2::new(-50.0, 0.0), 10.0).unwrap();
+    assert!(behind.length() > 50.0 && behind.end().position.distance(Vec2::new(-50.0, 0.0)) < 1e-3);
+    let reversed = plan_to_pose(pose(0.0, 0.0, 0.0), pose(50.0, 0.0, PI), 10.0).unwrap();
+    assert_well_formed(&reversed, pose(0.0, 0.0, 0.0), 10.0);
+}
+
+#[test]
+fn tiny_and_huge_radii() {
+    let start = pose(0.0, 0.0, 0.0);
+    let tiny = plan_to_point(start, Vec2::new(-30.0, 40.0), 1e-4).unwrap();
+    assert!((tiny.length() - 50.0).abs() < 1e-2);
+    let ahead = plan_to_point(start, Vec2::new(10.0, 0.0), 1e6).unwrap();
+    assert!((ahead.length() - 10.0).abs() < 1e-4, "{ahead:#?}");
+    // Five metres inside a circle of a thousand kilometres: swing out and back.
+    let inside = plan_to_point(start, Vec2::new(10.0, 5.0), 1e6).unwrap();
+    assert_well_formed(&inside, start, 1e6);
+    assert!(inside.end().position.distance(Vec2::new(10.0, 5.0)) < 1e-4 * inside.length());
+    let huge_pose = plan_to_pose(start, pose(10.0, 0.0, 0.0), 1e6).unwrap();
+    assert!((huge_pose.length() - 10.0).abs() < 1e-3);
+    let tiny_pose = plan_to_pose(start, pose(10.0, 10.0, 2.0), 1e-5).unwrap();
+    assert!((tiny_pose.length() - 200f32.sqrt()).abs() < 1e-2);
+}
+
+#[test]
+fn invalid_input_is_a_typed_error() {
+    let start = pose(0.0, 0.0, 0.0);
+    for radius in [0.0, -1.0, f32::NAN, f32::INFINITY] {
+        assert!(matches!(
+            plan_to_point(start, Vec2::ONE, radius),
+            Err(PlanError::InvalidRadius(_))
+        ));
+        assert!(matches!(
+            plan_to_pose(start, start, radius),
+            Err(PlanError::InvalidRadius(_))
+        ));
+    }
+    assert_eq!(
+        plan_to_point(start, Vec2::new(f32::NAN, 0.0), 1.0),
+        Err(PlanError::NonFinite { what: "goal point" })
+    );
+    assert_eq!(
+        plan_to_pose(pose(0.0, 0.0, f32::INFINITY), start, 1.0),
+        Err(PlanError::NonFinite { what: "start pose" })
+    );
+    assert_eq!(
+        candidates_to_pose(start, pose(0.0, f32::NEG_INFINITY, 0.0), 1.0).map(|c| c.len()),
+        Err(PlanError::NonFinite { what: "goal pose" })
+    );
+    let message = PlanError::InvalidRadius(-1.0).to_string();
+    assert!(message.contains("-1"), "{message}");
+}
+
+/// Independent reference: the `dubins_paths` crate in `f64`.
+fn reference_pose_length(start: Pose, goal: Pose, radius: f32) -> f64 {
+    use dubins_paths::f64::{DubinsPath, PosRot};
+    let q0 = PosRot::from_floats(
+        f64::from(start.position.x),
+        f64::from(start.position.y),
+        f64::from(start.heading),
+    );
+    let q1 = PosRot::from_floats(
+        f64::from(goal.position.x),
+        f64::from(goal.position.y),
+        f64::from(goal.heading),
+    );
+    DubinsPath::shortest_from(q0, q1, f64::from(radius)).map_or(f64::INFINITY, |p| p.length())
+}
+
+fn arb_pose() -> impl Strategy<Value = Pose> {
+    (-60.0f32..60.0, -60.0f32..60.0, -20.0f32..20.0).prop_map(|(x, y, h)| pose(x, y, h))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn point_paths_are_well_formed(start in arb_pose(), goal in arb_pose(), radius in 0.05f32..40.0) {
+        let path = plan_to_point(start, goal.position, radius).unwrap();
+        assert_well_formed(&path, start, radius);
+        assert_drivable(&path, radius);
+        let tolerance = 1e-4 * scale(&path, radius);
+        prop_assert!(path.end().position.distance(goal.position) <= tolerance, "{path:#?}");
+        prop_assert!(path.length() + tolerance >= start.position.distance(goal.position));
+        let candidates = candidates_to_point(start, goal.position, radius).unwrap();
+        for candidate in &candidates {
+            assert_well_formed(candidate, start, radius);
+            prop_assert!(candidate.end().position.distance(goal.position) <= 1e-4 * scale(candidate, radius));
+            prop_assert!(path.length() <= candidate.length() + tolerance);
+        }
+    }
+
+    #[test]
+    fn pose_paths_are_well_formed(start in arb_pose(), goal in arb_pose(), radius in 0.05f32..40.0) {
+        let path = plan_to_pose(start, goal, radius).unwrap();
+        assert_well_formed(&path, start, radius);
+        assert_drivable(&path, radius);
+        let tolerance = 1e-4 * scale(&path, radius);
+        let end = path.end();
+        prop_assert!(end.position.distance(goal.position) <= tolerance, "{path:#?}");
+        prop_assert!(wrap_signed(end.heading - goal.heading).abs() <= 1e-3);
+        prop_assert!(path.length() + tolerance >= start.position.distance(goal.position));
+        let candidates = candidates_to_pose(start, goal, radius).unwrap();
+        prop_assert!(candidates.len() >= 2, "LSL and RSR always exist");
+        prop_assert!((candidates.shortest().unwrap().length() - path.length()).abs() <= tolerance);
+        for candidate in &candidates {
+            assert_well_formed(candidate, start, radius);
+            prop_assert!(candidate.end().position.distance(goal.position) <= 1e-4 * scale(candidate, radius));
+        }
+    }
+
+    #[test]
+    fn pose_length_matches_independent_reference(start in arb_pose(), goal in arb_pose(), radius in 0.5f32..30.0) {
+        let path = plan_to_pose(start, goal, radius).unwrap();
+        let reference = reference_pose_length(start, goal, radius);
+        let tolerance = 1e-4 * f64::from(scale(&path, radius));
+        prop_assert!((f64::from(path.length()) - reference).abs() <= tolerance,
+            "ours {} reference {reference}", path.length());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The shortest path to a point is the shortest path to the best pose at
+    /// that point: search the final heading densely with the reference.
+    #[test]
+    fn point_length_matches_dense_search(start in arb_pose(), goal in (-30.0f32..30.0, -30.0f32..30.0), radius in 1.0f32..15.0) {
+        let goal = Vec2::new(goal.0, goal.1);
+        let path = plan_to_point(start, goal, radius).unwrap();
+        let samples = 3600;
+        let best = (0..samples)
+            .map(|i| reference_pose_length(start, Pose::new(goal, i as f32 * TAU / samples as f32), radius))
+            .fold(f64::INFINITY, f64::min);
+        let ours = f64::from(path.length());
+        let tolerance = 1e-4 * f64::from(scale(&path, radius));
+        prop_assert!(ours <= best + tolerance, "ours {ours} beaten by {best}");
+        let grid = f64::from(radius) * f64::from(TAU) / f64::from(samples as f32) * 4.0;
+        prop_assert!(best <= ours + grid + tolerance, "ours {ours} far below search {best}");
+    }
+}
