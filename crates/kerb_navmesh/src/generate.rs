@@ -1,0 +1,382 @@
+//! Worlds made by code: square grids for tests and benchmarks, and the
+//! demo's town, so that it can be regenerated rather than edited by hand.
+
+use std::collections::HashMap;
+
+use glam::Vec2;
+
+use crate::{Model, ModelKind, WorldFile};
+
+/// Collects vertices and quads for one model, sharing vertices by position.
+#[derive(Default)]
+struct ModelBuilder {
+    vertices: Vec<(f32, f32)>,
+    index: HashMap<(u32, u32), u32>,
+    polygons: Vec<Vec<u32>>,
+}
+
+impl ModelBuilder {
+    fn vertex(&mut self, p: Vec2) -> u32 {
+        let next = self.vertices.len() as u32;
+        *self
+            .index
+            .entry(((p.x + 0.0).to_bits(), (p.y + 0.0).to_bits()))
+            .or_insert_with(|| {
+                self.vertices.push((p.x, p.y));
+                next
+            })
+    }
+
+    fn polygon(&mut self, corners: &[Vec2]) {
+        let indices = corners.iter().map(|&p| self.vertex(p)).collect();
+        self.polygons.push(indices);
+    }
+
+    fn finish(self, name: &str, kind: ModelKind) -> Model {
+        Model {
+            name: name.to_string(),
+            kind,
+            vertices: self.vertices,
+            polygons: self.polygons,
+        }
+    }
+}
+
+/// A walkable grid of `columns × rows` square cells of side `cell_size`,
+/// leaving out the cells for which `hole(column, row)` is true.
+pub fn grid_world(
+    columns: u32,
+    rows: u32,
+    cell_size: f32,
+    hole: impl Fn(u32, u32) -> bool,
+) -> WorldFile {
+    let mut model = ModelBuilder::default();
+    for row in 0..rows {
+        for column in 0..columns {
+            if hole(column, row) {
+                continue;
+            }
+            let min = Vec2::new(column as f32, row as f32) * cell_size;
+            let max = min + cell_size;
+            model.polygon(&[min, Vec2::new(max.x, min.y), max, Vec2::new(min.x, max.y)]);
+        }
+    }
+    WorldFile {
+        name: format!("grid {columns}x{rows}"),
+        models: vec![model.finish("grid", ModelKind::Walkable)],
+    }
+}
+
+/// A deterministic stream of numbers in `[0, 1)` (SplitMix64).
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> f32 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
+/// The town's layout, in cells of [`TOWN_CELL`] metres.
+const TOWN_CELL: f32 = 4.0;
+const TOWN_COLUMNS: i32 = 123;
+const TOWN_ROWS: i32 = 93;
+/// Streets every `BLOCK_PITCH` cells, `STREET_WIDTH` cells wide.
+const BLOCK_PITCH: i32 = 15;
+const STREET_WIDTH: i32 = 3;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Ground {
+    Road,
+    Pavement,
+    Plaza,
+    Closed,
+}
+
+/// A disk that changes what is walkable inside it.
+struct Disk {
+    center: Vec2,
+    radius: f32,
+    walkable_inside: bool,
+}
+
+impl Disk {
+    fn contains(&self, p: Vec2) -> bool {
+        p.distance_squared(self.center) < self.radius * self.radius
+    }
+}
+
+/// The demo town: a grid of streets with pavements, plazas (one with a
+/// fountain), a roundabout and buildings. Deterministic for a given seed.
+pub fn town(seed: u64) -> WorldFile {
+    let junction = |column: i32, row: i32| {
+        Vec2::new(
+            (column * BLOCK_PITCH) as f32 + STREET_WIDTH as f32 / 2.0,
+            (row * BLOCK_PITCH) as f32 + STREET_WIDTH as f32 / 2.0,
+        ) * TOWN_CELL
+    };
+    let roundabout = junction(4, 3);
+    let plazas = [(1, 1), (6, 4), (2, 4)];
+    let block_center = |(column, row): (i32, i32)| {
+        (Vec2::new((column * BLOCK_PITCH) as f32, (row * BLOCK_PITCH) as f32)
+            + (STREET_WIDTH as f32 + (BLOCK_PITCH - STREET_WIDTH) as f32 / 2.0))
+            * TOWN_CELL
+    };
+    let fountain = block_center(plazas[0]);
+    let disks = [
+        Disk {
+            center: roundabout,
+            radius: 26.0,
+            walkable_inside: true,
+        },
+        Disk {
+            center: roundabout,
+            radius: 10.0,
+            walkable_inside: false,
+        },
+        Disk {
+            center: fountain,
+            radius: 9.0,
+            walkable_inside: false,
+        },
+    ];
+    let ground = |column: i32, row: i32| -> Ground {
+        let (i, j) = (column % BLOCK_PITCH, row % BLOCK_PITCH);
+        if i < STREET_WIDTH || j < STREET_WIDTH {
+            return Ground::Road;
+        }
+        let block = (column / BLOCK_PITCH, row / BLOCK_PITCH);
+        if plazas.contains(&block) {
+            Ground::Plaza
+        } else if i == STREET_WIDTH
+            || j == STREET_WIDTH
+            || i == BLOCK_PITCH - 1
+            || j == BLOCK_PITCH - 1
+        {
+            Ground::Pavement
+        } else {
+            Ground::Closed
+        }
+    };
+
+    let mut roads = ModelBuilder::default();
+    let mut pavements = ModelBuilder::default();
+    let mut plaza_model = ModelBuilder::default();
+    for row in 0..TOWN_ROWS {
+        for column in 0..TOWN_COLUMNS {
+            let base = ground(column, row);
+            let min = Vec2::new(column as f32, row as f32) * TOWN_CELL;
+            let square = [
+                min,
+                min + Vec2::new(TOWN_CELL, 0.0),
+                min + TOWN_CELL,
+                min + Vec2::new(0.0, TOWN_CELL),
+            ];
+            let Some(corners) = cut_cell(&square, base != Ground::Closed, &disks) else {
+                continue;
+            };
+            let corners = with_crossings(&corners, &disks);
+            let model = match base {
+                Ground::Road | Ground::Closed => &mut roads,
+                Ground::Pavement => &mut pavements,
+                Ground::Plaza => &mut plaza_model,
+            };
+            model.polygon(&corners);
+        }
+    }
+
+    let mut random = Random(seed);
+    let mut buildings = ModelBuilder::default();
+    for block_row in 0..(TOWN_ROWS / BLOCK_PITCH) {
+        for block_column in 0..(TOWN_COLUMNS / BLOCK_PITCH) {
+            if plazas.contains(&(block_column, block_row)) {
+                continue;
+            }
+            // The closed interior of the block, inside its pavement ring.
+            let min = Vec2::new(
+                (block_column * BLOCK_PITCH + STREET_WIDTH + 1) as f32,
+                (block_row * BLOCK_PITCH + STREET_WIDTH + 1) as f32,
+            ) * TOWN_CELL;
+            let size = (BLOCK_PITCH - STREET_WIDTH - 2) as f32 * TOWN_CELL;
+            place_buildings(&mut buildings, &mut random, min, size, &disks[0]);
+        }
+    }
+
+    let mut parks = ModelBuilder::default();
+    parks.polygon(&regular_polygon(roundabout, 9.0, 24));
+    let mut water = ModelBuilder::default();
+    water.polygon(&regular_polygon(fountain, 7.5, 24));
+
+    WorldFile {
+        name: String::from("town"),
+        models: vec![
+            roads.finish("roads", ModelKind::Walkable),
+            pavements.finish("pavements", ModelKind::Walkable),
+            plaza_model.finish("plazas", ModelKind::Walkable),
+            buildings.finish("buildings", ModelKind::Building),
+            parks.finish("roundabout island", ModelKind::Park),
+            water.finish("fountain", ModelKind::Water),
+        ],
+    }
+}
+
+/// Up to four buildings on a `size`-metre square lot at `min`, with gaps
+/// between them, kept clear of the roundabout.
+fn place_buildings(
+    model: &mut ModelBuilder,
+    random: &mut Random,
+    min: Vec2,
+    size: f32,
+    keep_clear: &Disk,
+) {
+    let split = 0.35 + 0.3 * random.next();
+    let lots = [
+        (min, Vec2::new(size * split, size * 0.5)),
+        (
+            min + Vec2::new(size * split, 0.0),
+            Vec2::new(size * (1.0 - split), size * 0.5),
+        ),
+        (
+            min + Vec2::new(0.0, size * 0.5),
+            Vec2::new(size * (1.0 - split), size * 0.5),
+        ),
+        (
+            min + Vec2::new(size * (1.0 - split), size * 0.5),
+            Vec2::new(size * split, size * 0.5),
+        ),
+    ];
+    for (lot_min, lot_size) in lots {
+        if random.next() < 0.12 {
+            continue; // an empty lot
+        }
+        let inset = 1.5 + random.next() * 2.0;
+        let low = lot_min + inset;
+        let high = lot_min + lot_size - inset * (0.6 + random.next());
+        let corners = [
+            low,
+            Vec2::new(high.x, low.y),
+            high,
+            Vec2::new(low.x, high.y),
+        ];
+        if corners
+            .iter()
+            .any(|&c| c.distance(keep_clear.center) < keep_clear.radius + 2.0)
+        {
+            continue;
+        }
+        if (high - low).min_element() > 3.0 {
+            model.polygon(&corners);
+        }
+    }
+}
+
+fn regular_polygon(center: Vec2, radius: f32, sides: usize) -> Vec<Vec2> {
+    (0..sides)
+        .map(|i| {
+            center + radius * Vec2::from_angle(i as f32 * std::f32::consts::TAU / sides as f32)
+        })
+        .collect()
+}
+
+/// Where `disk`'s circle crosses the edge `a b`, computed from the edge's end
+/// points in a canonical order so both cells that share the edge get the
+/// same bits. Crossings within a quarter metre of a corner snap to it; an
+/// edge crossed twice (nearly tangent) counts as not crossed.
+fn edge_crossing(a: Vec2, b: Vec2, disk: &Disk) -> Option<Vec2> {
+    let (from, to) = if (a.x, a.y) < (b.x, b.y) {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    if disk.contains(from) == disk.contains(to) {
+        return None;
+    }
+    let edge = (to - from).as_dvec2();
+    let relative = (from - disk.center).as_dvec2();
+    let qa = edge.length_squared();
+    let qb = 2.0 * edge.dot(relative);
+    let qc = relative.length_squared() - f64::from(disk.radius).powi(2);
+    let root = (qb * qb - 4.0 * qa * qc).max(0.0).sqrt();
+    let t = [(-qb - root) / (2.0 * qa), (-qb + root) / (2.0 * qa)]
+        .into_iter()
+        .find(|t| (0.0..=1.0).contains(t))?;
+    let point = (from.as_dvec2() + edge * t).as_vec2();
+    Some(if point.distance(from) < 0.25 {
+        from
+    } else if point.distance(to) < 0.25 {
+        to
+    } else {
+        point
+    })
+}
+
+/// The polygon with every disk crossing of its edges added as a vertex, so
+/// a whole cell beside a cut one shares the cut's vertex instead of forming a
+/// T-junction with it.
+fn with_crossings(corners: &[Vec2], disks: &[Disk]) -> Vec<Vec2> {
+    let mut out = Vec::with_capacity(corners.len() + 2);
+    for (i, &a) in corners.iter().enumerate() {
+        let b = corners[(i + 1) % corners.len()];
+        out.push(a);
+        // Only cell sides are shared with other cells; chords are walls.
+        if a.x != b.x && a.y != b.y {
+            continue;
+        }
+        let mut crossings: Vec<Vec2> = disks
+            .iter()
+            .filter_map(|disk| edge_crossing(a, b, disk))
+            .filter(|&c| c != a && c != b)
+            .collect();
+        crossings.sort_by(|p, q| p.distance_squared(a).total_cmp(&q.distance_squared(a)));
+        crossings.dedup();
+        out.extend(crossings);
+    }
+    out
+}
+
+/// The walkable part of a square cell given the disks, as a convex polygon:
+/// whole, cut along a chord of one disk's circle, or `None`.
+fn cut_cell(square: &[Vec2; 4], base_walkable: bool, disks: &[Disk]) -> Option<Vec<Vec2>> {
+    let center = (square[0] + square[2]) / 2.0;
+    let mut walkable_outside = base_walkable;
+    let mut cut: Option<(&Disk, bool)> = None;
+    for disk in disks {
+        let inside: Vec<bool> = square.iter().map(|&c| disk.contains(c)).collect();
+        if inside.iter().all(|&i| i) {
+            walkable_outside = disk.walkable_inside;
+            cut = None;
+        } else if inside.iter().any(|&i| i) {
+            cut = Some((disk, walkable_outside));
+            walkable_outside = if disk.contains(center) {
+                disk.walkable_inside
+            } else {
+                walkable_outside
+            };
+        }
+    }
+    let Some((disk, outside_walkable)) = cut else {
+        return walkable_outside.then(|| square.to_vec());
+    };
+    if disk.walkable_inside == outside_walkable {
+        return outside_walkable.then(|| square.to_vec());
+    }
+    // Keep the corners on the walkable side and the crossing points.
+    let mut corners: Vec<Vec2> = Vec::with_capacity(6);
+    for i in 0..4 {
+        let (a, b) = (square[i], square[(i + 1) % 4]);
+        if disk.contains(a) == disk.walkable_inside {
+            corners.push(a);
+        }
+        if let Some(crossing) = edge_crossing(a, b, disk) {
+            corners.push(crossing);
+        }
+    }
+    corners.dedup();
+    if corners.len() > 1 && corners.first() == corners.last() {
+        corners.pop();
+    }
+    (corners.len() >= 3).then_some(corners)
+}

@@ -1,0 +1,305 @@
+//! The validated navmesh: convex polygons, their neighbours and a grid.
+
+use glam::Vec2;
+
+use crate::grid::{Aabb, Grid};
+
+/// Index of a polygon in a [`NavMesh`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct PolygonId(pub u32);
+
+impl PolygonId {
+    /// The index as `usize`.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// What lies across one edge of a polygon.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeLink {
+    /// Another walkable polygon.
+    Neighbor(PolygonId),
+    /// The edge of the walkable area.
+    Wall,
+}
+
+pub(crate) const NO_NEIGHBOR: u32 = u32::MAX;
+
+/// One polygon edge as a half-plane, with what lies across it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EdgePlane {
+    /// Inward unit normal.
+    pub(crate) normal: Vec2,
+    /// `normal · x >= offset` on the inner side.
+    pub(crate) offset: f32,
+    /// The polygon across the edge, or `NO_NEIGHBOR` for a wall.
+    pub(crate) neighbor: u32,
+}
+
+/// A walkable area made of convex polygons that share edges.
+///
+/// It can only be made by validation ([`crate::World::from_ron`],
+/// [`crate::WorldFile::validate`] or [`NavMesh::from_polygons`]), so every
+/// `NavMesh` is valid: convex counter-clockwise polygons, no T-junctions, no
+/// edge shared by more than two polygons, and every edge linked to its
+/// neighbour or marked as a wall.
+#[derive(Clone, Debug)]
+pub struct NavMesh {
+    pub(crate) vertices: Vec<Vec2>,
+    /// Compressed rows: polygon `i` owns corners `starts[i]..starts[i + 1]`.
+    pub(crate) starts: Vec<u32>,
+    /// Vertex index of each corner, counter-clockwise.
+    pub(crate) corners: Vec<u32>,
+    /// The edge leaving each corner, in one 16-byte record so a polygon's
+    /// edges share a cache line or two.
+    pub(crate) edges: Vec<EdgePlane>,
+    pub(crate) centroids: Vec<Vec2>,
+    pub(crate) bounds: Vec<Aabb>,
+    pub(crate) total_bounds: Aabb,
+    pub(crate) polygon_grid: Grid,
+    /// Wall edges as (polygon, corner) pairs, and a grid over them.
+    pub(crate) walls: Vec<(u32, u32)>,
+    pub(crate) wall_grid: Grid,
+}
+
+impl NavMesh {
+    /// How many polygons there are.
+    #[inline]
+    pub fn polygon_count(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// All polygon ids.
+    pub fn polygon_ids(&self) -> impl ExactSizeIterator<Item = PolygonId> + '_ {
+        (0..self.polygon_count() as u32).map(PolygonId)
+    }
+
+    /// The shared vertex table.
+    #[inline]
+    pub fn vertices(&self) -> &[Vec2] {
+        &self.vertices
+    }
+
+    #[inline]
+    pub(crate) fn corner_range(&self, polygon: PolygonId) -> std::ops::Range<usize> {
+        self.starts[polygon.index()] as usize..self.starts[polygon.index() + 1] as usize
+    }
+
+    /// The vertex indices of a polygon, counter-clockwise.
+    pub fn polygon_vertex_indices(&self, polygon: PolygonId) -> &[u32] {
+        &self.corners[self.corner_range(polygon)]
+    }
+
+    /// The corner positions of a polygon, counter-clockwise.
+    pub fn polygon_vertices(&self, polygon: PolygonId) -> impl ExactSizeIterator<Item = Vec2> + '_ {
+        self.polygon_vertex_indices(polygon)
+            .iter()
+            .map(|&v| self.vertices[v as usize])
+    }
+
+    /// What lies across each edge of a polygon; edge `i` runs from corner
+    /// `i` to corner `i + 1`.
+    pub fn polygon_links(
+        &self,
+        polygon: PolygonId,
+    ) -> impl ExactSizeIterator<Item = EdgeLink> + '_ {
+        self.edges[self.corner_range(polygon)].iter().map(|edge| {
+            let n = edge.neighbor;
+            if n == NO_NEIGHBOR {
+                EdgeLink::Wall
+            } else {
+                EdgeLink::Neighbor(PolygonId(n))
+            }
+        })
+    }
+
+    /// The polygons that share an edge with `polygon`.
+    pub fn neighbors(&self, polygon: PolygonId) -> impl Iterator<Item = PolygonId> + '_ {
+        self.polygon_links(polygon).filter_map(|link| match link {
+            EdgeLink::Neighbor(id) => Some(id),
+            EdgeLink::Wall => None,
+        })
+    }
+
+    /// The average of a polygon's corners, which lies inside it.
+    #[inline]
+    pub fn centroid(&self, polygon: PolygonId) -> Vec2 {
+        self.centroids[polygon.index()]
+    }
+
+    /// A polygon's bounding box.
+    #[inline]
+    pub fn polygon_bounds(&self, polygon: PolygonId) -> Aabb {
+        self.bounds[polygon.index()]
+    }
+
+    /// The bounding box of the whole walkable area.
+    #[inline]
+    pub fn bounds(&self) -> Aabb {
+        self.total_bounds
+    }
+
+    /// Every wall edge, as its two end points.
+    pub fn walls(&self) -> impl ExactSizeIterator<Item = (Vec2, Vec2)> + '_ {
+        self.walls
+            .iter()
+            .map(|&(polygon, corner)| self.edge(PolygonId(polygon), corner as usize))
+    }
+
+    /// The end points of the edge leaving corner `corner` (an index into
+    /// the flat corner table) of `polygon`.
+    #[inline]
+    pub(crate) fn edge(&self, polygon: PolygonId, corner: usize) -> (Vec2, Vec2) {
+        let range = self.corner_range(polygon);
+        let next = if corner + 1 == range.end {
+            range.start
+        } else {
+            corner + 1
+        };
+        (
+            self.vertices[self.corners[corner] as usize],
+            self.vertices[self.corners[next] as usize],
+        )
+    }
+
+    /// The side of `p` relative to the edge `from -> to`: positive on the
+    /// left (inside a counter-clockwise polygon), zero exactly on the line.
+    ///
+    /// Evaluated in `f64` with the edge's end points in a canonical order, so
+    /// the two polygons sharing an edge compute exactly opposite values and
+    /// never both claim, or both reject, a point near it.
+    #[inline]
+    pub(crate) fn side(from: Vec2, to: Vec2, p: Vec2) -> f64 {
+        let (a, b, flip) = if (from.x, from.y) < (to.x, to.y) {
+            (from, to, 1.0)
+        } else {
+            (to, from, -1.0)
+        };
+        let (a, b, p) = (a.as_dvec2(), b.as_dvec2(), p.as_dvec2());
+        flip * (b - a).perp_dot(p - a)
+    }
+
+    /// Whether `p` is inside every edge of `polygon` by more than rounding
+    /// could change: a cheap test from the edge planes alone that lets the
+    /// exact one be skipped away from edges.
+    #[inline]
+    pub(crate) fn clearly_inside(&self, polygon: PolygonId, p: Vec2) -> bool {
+        let margin = 1e-5 * (1.0 + p.abs().max_element());
+        self.edges[self.corner_range(polygon)]
+            .iter()
+            .all(|edge| edge.normal.dot(p) - edge.offset > margin)
+    }
+
+    /// Whether the closed polygon (edges included) contains `p`.
+    pub fn contains_closed(&self, polygon: PolygonId, p: Vec2) -> bool {
+        self.edges_of(polygon)
+            .all(|(from, to)| Self::side(from, to, p) >= 0.0)
+    }
+
+    /// Whether `polygon` owns `p` under the tie-break that makes every point
+    /// of the walkable interior belong to exactly one polygon.
+    ///
+    /// A point on an edge or vertex is treated as if nudged by an
+    /// infinitesimal `(ε, ε²)`, so exactly one of the polygons around it
+    /// contains the nudged point (simulation of simplicity).
+    pub fn owns(&self, polygon: PolygonId, p: Vec2) -> bool {
+        self.edges_of(polygon).all(|(from, to)| {
+            let side = Self::side(from, to, p);
+            side > 0.0 || (side == 0.0 && nudge_is_inside(to - from))
+        })
+    }
+
+    pub(crate) fn edges_of(&self, polygon: PolygonId) -> impl Iterator<Item = (Vec2, Vec2)> + '_ {
+        let corners = self.polygon_vertex_indices(polygon);
+        let count = corners.len();
+        (0..count).map(move |i| {
+            (
+                self.vertices[corners[i] as usize],
+                self.vertices[corners[(i + 1) % count] as usize],
+            )
+        })
+    }
+
+    /// The closest point of the closed polygon to `p`.
+    pub fn closest_point_in_polygon(&self, polygon: PolygonId, p: Vec2) -> Vec2 {
+        if self.contains_closed(polygon, p) {
+            return p;
+        }
+        let mut best = p;
+        let mut best_distance = f32::INFINITY;
+        for (from, to) in self.edges_of(polygon) {
+            let candidate = closest_point_on_segment(from, to, p);
+            let distance = candidate.distance_squared(p);
+            if distance < best_distance {
+                best_distance = distance;
+                best = candidate;
+            }
+        }
+        best
+    }
+
+    /// Moves `p`, which should already be in or on `polygon`, to a point the
+    /// closed polygon contains, correcting rounding by the smallest push.
+    pub(crate) fn clamp_into(&self, polygon: PolygonId, mut p: Vec2) -> Vec2 {
+        if self.clearly_inside(polygon, p) {
+            return p;
+        }
+        for _ in 0..4 {
+            if self.contains_closed(polygon, p) {
+                return p;
+            }
+            let range = self.corner_range(polygon);
+            for corner in range {
+                let EdgePlane { normal, offset, .. } = self.edges[corner];
+                let depth = offset - normal.dot(p);
+                if depth > 0.0 {
+                    // Push slightly past the edge so rounding cannot leave it out.
+                    p += normal
+                        * (depth + depth.abs() * 1e-3 + f32::EPSILON * p.abs().max_element());
+                }
+            }
+        }
+        let center = self.centroid(polygon);
+        for step in 1..=24 {
+            // Ever larger steps towards the centroid, which is inside.
+            let candidate = p.lerp(center, 2f32.powi(step - 25));
+            if self.contains_closed(polygon, candidate) {
+                return candidate;
+            }
+        }
+        center
+    }
+
+    /// Approximate heap memory in bytes, for reports.
+    pub fn heap_bytes(&self) -> usize {
+        self.vertices.len() * 8
+            + self.starts.len() * 4
+            + self.corners.len() * (4 + std::mem::size_of::<EdgePlane>())
+            + self.centroids.len() * 8
+            + self.bounds.len() * 16
+            + self.walls.len() * 8
+            + self.polygon_grid.heap_bytes()
+            + self.wall_grid.heap_bytes()
+    }
+}
+
+/// Whether a point on the line of an edge with direction `d` counts as on the
+/// inner side, as if moved by `(ε, ε²)`: the sign of `d × (ε, ε²)`.
+#[inline]
+pub(crate) fn nudge_is_inside(d: Vec2) -> bool {
+    d.y < 0.0 || (d.y == 0.0 && d.x > 0.0)
+}
+
+/// The closest point of segment `a b` to `p`.
+#[inline]
+pub fn closest_point_on_segment(a: Vec2, b: Vec2, p: Vec2) -> Vec2 {
+    let ab = b - a;
+    let length_squared = ab.length_squared();
+    if length_squared == 0.0 {
+        return a;
+    }
+    let t = ((p - a).dot(ab) / length_squared).clamp(0.0, 1.0);
+    a + ab * t
+}
