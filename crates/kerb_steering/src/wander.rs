@@ -103,11 +103,21 @@ impl WanderState {
         if navmesh.locate(target).is_some() {
             return target;
         }
-        let Some((on_mesh, polygon)) = navmesh.nearest_point(target) else {
+        let Some((on_mesh, _)) = navmesh.nearest_point(target) else {
             return position;
         };
-        let inward = (navmesh.centroid(polygon) - on_mesh).normalize_or_zero();
-        let pulled = on_mesh + inward * margin.min(on_mesh.distance(navmesh.centroid(polygon)));
+        // From the target to its nearest walkable point is straight into the
+        // walkable area, square to the wall.
+        let inward = (on_mesh - target).normalize_or_zero();
+        // Prefer the target mirrored in the wall, as deep inside as it was
+        // outside, so the unit turns away rather than creeping along the
+        // wall; else a point `margin` clear of it; else the wall itself.
+        let mirrored = on_mesh + inward * on_mesh.distance(target).max(margin);
+        let clear = on_mesh + inward * margin;
+        let pulled = [mirrored, clear]
+            .into_iter()
+            .find(|&p| navmesh.locate(p).is_some())
+            .unwrap_or(on_mesh);
         let away = pulled - position;
         if away.length_squared() > 1e-6 {
             self.angle = wrap_signed(away.to_angle() - heading);

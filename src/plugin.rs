@@ -1,0 +1,121 @@
+//! [`KerbPlugin`] and its system sets.
+
+use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
+use bevy::prelude::*;
+
+use crate::components::{
+    Destination, Goal, Motion, NavLocation, Pending, Speed, TurningRadius, Unit, UnitPose, Wander,
+    WanderMemory,
+};
+use crate::messages::{Arrived, Blocked};
+use crate::settings::{KerbSettings, KerbStats};
+use crate::systems;
+use crate::world_asset::{KerbWorld, WorldAsset, WorldAssetLoader};
+
+/// kerb's systems, run in this order every tick of the plugin's schedule,
+/// before transform propagation.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KerbSystems {
+    /// Follow the world asset, place new units, react to changed parameters,
+    /// and let wanderers choose targets.
+    Steer,
+    /// Plan turning paths for units whose goal changed or whose path ended.
+    Plan,
+    /// Drive along the paths, sampling each pose exactly.
+    Advance,
+    /// Keep units on the walkable area and write their transforms.
+    Confine,
+}
+
+/// Realistic turns, wander and walkable-area confinement for units.
+///
+/// Needs Bevy's `AssetPlugin` (part of `DefaultPlugins`). Runs in
+/// `FixedUpdate` unless told otherwise:
+///
+/// ```no_run
+/// use bevy::prelude::*;
+/// use bevy_kerb::prelude::*;
+///
+/// App::new()
+///     .add_plugins((DefaultPlugins, KerbPlugin::default()))
+///     .add_systems(Startup, |mut commands: Commands, assets: Res<AssetServer>| {
+///         commands.insert_resource(KerbWorld::new(assets.load("worlds/town.world.ron")));
+///         commands.spawn((Unit, TurningRadius(10.0), Speed(4.0), Wander::default(),
+///             Transform::from_xyz(20.0, 5.0, 0.0)));
+///     })
+///     .run();
+/// ```
+pub struct KerbPlugin {
+    schedule: InternedScheduleLabel,
+}
+
+impl KerbPlugin {
+    /// Runs kerb's systems in `schedule` (for example `Update`, to move
+    /// once per frame with the frame's time).
+    pub fn new(schedule: impl ScheduleLabel) -> Self {
+        Self {
+            schedule: schedule.intern(),
+        }
+    }
+}
+
+impl Default for KerbPlugin {
+    fn default() -> Self {
+        Self::new(FixedUpdate)
+    }
+}
+
+impl Plugin for KerbPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_asset::<WorldAsset>()
+            .init_asset_loader::<WorldAssetLoader>()
+            .init_resource::<KerbSettings>()
+            .init_resource::<KerbStats>()
+            .init_resource::<KerbWorld>()
+            .add_message::<Arrived>()
+            .add_message::<Blocked>()
+            .register_type::<Unit>()
+            .register_type::<TurningRadius>()
+            .register_type::<Speed>()
+            .register_type::<UnitPose>()
+            .register_type::<NavLocation>()
+            .register_type::<Wander>()
+            .register_type::<WanderMemory>()
+            .register_type::<Destination>()
+            .register_type::<Motion>()
+            .register_type::<Goal>()
+            .register_type::<Pending>()
+            .register_type::<KerbSettings>()
+            .register_type::<KerbStats>()
+            .register_type::<KerbWorld>()
+            .configure_sets(
+                self.schedule,
+                (
+                    KerbSystems::Steer,
+                    KerbSystems::Plan,
+                    KerbSystems::Advance,
+                    KerbSystems::Confine,
+                )
+                    .chain(),
+            )
+            .add_systems(
+                self.schedule,
+                (
+                    (
+                        systems::start_tick,
+                        systems::track_world_asset,
+                        systems::place_units,
+                        systems::react_to_changes,
+                        systems::steer_wanderers,
+                    )
+                        .chain()
+                        .in_set(KerbSystems::Steer),
+                    systems::plan_paths.in_set(KerbSystems::Plan),
+                    systems::advance_along_paths.in_set(KerbSystems::Advance),
+                    (systems::confine_to_navmesh, systems::end_tick)
+                        .chain()
+                        .in_set(KerbSystems::Confine),
+                ),
+            );
+    }
+}

@@ -1,0 +1,458 @@
+//! The systems behind [`crate::KerbSystems`]: steer, plan, advance, confine.
+
+// System signatures are queries and resources; splitting them into type
+// aliases would only hide what each system touches.
+#![allow(clippy::type_complexity, clippy::too_many_arguments)]
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Instant;
+
+use bevy::asset::AssetLoadFailedEvent;
+use bevy::prelude::*;
+use bevy::utils::Parallel;
+use kerb_navmesh::{NavMesh, PolygonId, WalkablePlan};
+use kerb_turning::{Pose, TurningPath};
+
+use crate::Speed;
+use crate::components::{
+    Destination, Goal, Motion, NavLocation, Pending, TurningRadius, Unit, UnitPose, Wander,
+    WanderMemory,
+};
+use crate::messages::{Arrived, Blocked};
+use crate::settings::{KerbSettings, KerbStats};
+use crate::world_asset::{KerbWorld, WorldAsset};
+
+/// Moves smaller than this are not a deviation from the path.
+const DEVIATION: f32 = 1e-3;
+
+fn navmesh<'a>(world: &KerbWorld, assets: &'a Assets<WorldAsset>) -> Option<&'a NavMesh> {
+    world.get(assets).map(|w| &w.navmesh)
+}
+
+pub(crate) fn start_tick(mut stats: ResMut<KerbStats>) {
+    stats.tick_started = Some(Instant::now());
+}
+
+pub(crate) fn end_tick(mut stats: ResMut<KerbStats>) {
+    if let Some(started) = stats.tick_started.take() {
+        stats.last_tick = started.elapsed();
+    }
+}
+
+/// Follows the world asset: logs failed loads, and re-locates every unit
+/// when the world is (re)loaded, snapping it onto the new navmesh.
+pub(crate) fn track_world_asset(
+    mut world: ResMut<KerbWorld>,
+    assets: Res<Assets<WorldAsset>>,
+    mut events: MessageReader<AssetEvent<WorldAsset>>,
+    mut failures: MessageReader<AssetLoadFailedEvent<WorldAsset>>,
+    mut units: Query<(&mut UnitPose, &mut NavLocation, &mut Motion), With<Unit>>,
+) {
+    for failure in failures.read() {
+        if failure.id == world.handle.id() {
+            let message = format!("world {} failed to load: {}", failure.path, failure.error);
+            error!("{message}; keeping the previous world");
+            world.last_error = Some(message);
+        }
+    }
+    let changed = events.read().any(|event| match event {
+        AssetEvent::Added { id }
+        | AssetEvent::Modified { id }
+        | AssetEvent::LoadedWithDependencies { id } => *id == world.handle.id(),
+        _ => false,
+    });
+    if !changed {
+        return;
+    }
+    world.last_error = None;
+    let Some(mesh) = navmesh(&world, &assets) else {
+        return;
+    };
+    for (mut pose, mut location, mut motion) in &mut units {
+        if location.polygon.is_none() {
+            continue; // not placed yet: `place_units` reads its transform
+        }
+        if let Some((position, polygon)) = mesh.nearest_point(pose.position) {
+            pose.position = position;
+            location.polygon = Some(polygon.0);
+        }
+        // Paths were checked against the old walls.
+        motion.path = TurningPath::stationary(pose.to_pose());
+        motion.travelled = 0.0;
+        motion.desired = *pose;
+        motion.pending = match motion.goal {
+            Goal::None => Pending::NewTarget,
+            _ => Pending::Plan,
+        };
+    }
+}
+
+/// Puts new units (and units waiting for a world) on the navmesh: reads the
+/// pose from the transform, snaps it onto the walkable area and seeds the
+/// wander stream.
+pub(crate) fn place_units(
+    settings: Res<KerbSettings>,
+    world: Res<KerbWorld>,
+    assets: Res<Assets<WorldAsset>>,
+    mut units: Query<
+        (
+            Entity,
+            &Transform,
+            &mut UnitPose,
+            &mut NavLocation,
+            &mut Motion,
+            Option<&mut WanderMemory>,
+        ),
+        With<Unit>,
+    >,
+) {
+    let Some(mesh) = navmesh(&world, &assets) else {
+        return;
+    };
+    for (entity, transform, mut pose, mut location, mut motion, memory) in &mut units {
+        if location.polygon.is_some() {
+            continue;
+        }
+        let forward = transform.rotation * Vec3::X;
+        let wanted = transform.translation.truncate();
+        let Some((position, polygon)) = mesh.nearest_point(wanted) else {
+            continue; // a NaN transform: leave the unit unplaced
+        };
+        *pose = UnitPose {
+            position,
+            heading: forward.y.atan2(forward.x),
+        };
+        location.polygon = Some(polygon.0);
+        motion.path = TurningPath::stationary(pose.to_pose());
+        motion.travelled = 0.0;
+        motion.desired = *pose;
+        if motion.pending == Pending::Nothing {
+            motion.pending = Pending::NewTarget;
+        }
+        if let Some(mut memory) = memory
+            && !memory.seeded
+        {
+            memory.state = kerb_steering::WanderState::new(settings.seed, entity.to_bits());
+            memory.seeded = true;
+        }
+    }
+}
+
+/// Turns parameter and destination changes into replanning on this tick.
+pub(crate) fn react_to_changes(
+    mut removed: RemovedComponents<Destination>,
+    mut queries: ParamSet<(
+        Query<
+            (
+                Option<Ref<Destination>>,
+                &mut Motion,
+                Ref<TurningRadius>,
+                Option<Ref<Wander>>,
+            ),
+            (
+                With<Unit>,
+                Or<(
+                    Changed<Destination>,
+                    Changed<TurningRadius>,
+                    Changed<Wander>,
+                )>,
+            ),
+        >,
+        Query<(&mut Motion, Has<Wander>, Has<Destination>), With<Unit>>,
+    )>,
+) {
+    for (destination, mut motion, radius, wander) in &mut queries.p0() {
+        if let Some(destination) = destination.filter(|d| d.is_changed()) {
+            motion.goal = match *destination {
+                Destination::Point(point) => Goal::Point(point),
+                Destination::Pose { position, heading } => Goal::Pose(position, heading),
+            };
+            motion.pending = Pending::Plan;
+        } else if wander.is_some_and(|w| w.is_changed() && !w.is_added()) {
+            motion.pending = Pending::NewTarget;
+        } else if radius.is_changed() && !radius.is_added() && motion.goal != Goal::None {
+            motion.pending = Pending::Plan;
+        }
+    }
+    let mut motions = queries.p1();
+    for entity in removed.read() {
+        if let Ok((mut motion, wanders, has_destination)) = motions.get_mut(entity)
+            && !has_destination
+        {
+            motion.goal = Goal::None;
+            motion.pending = if wanders {
+                Pending::NewTarget
+            } else {
+                Pending::Nothing
+            };
+            if !wanders {
+                motion.path = TurningPath::stationary(motion.path.sample(motion.travelled));
+                motion.travelled = 0.0;
+            }
+        }
+    }
+}
+
+/// Advances every wanderer's wander angle by the tick's time, and gives a
+/// new, walkable wander target to those that need one.
+pub(crate) fn steer_wanderers(
+    time: Res<Time>,
+    settings: Res<KerbSettings>,
+    world: Res<KerbWorld>,
+    assets: Res<Assets<WorldAsset>>,
+    mut units: Query<
+        (
+            &UnitPose,
+            &NavLocation,
+            &mut Motion,
+            &Wander,
+            &mut WanderMemory,
+        ),
+        (With<Unit>, Without<Destination>),
+    >,
+) {
+    let Some(mesh) = navmesh(&world, &assets) else {
+        return;
+    };
+    let dt = time.delta_secs();
+    let margin = settings.wall_margin;
+    units
+        .par_iter_mut()
+        .for_each(|(pose, location, mut motion, wander, mut memory)| {
+            let params = wander.params();
+            memory.state.advance(&params, dt);
+            if motion.pending == Pending::NewTarget && location.polygon.is_some() {
+                let target = memory.state.walkable_target(
+                    &params,
+                    pose.position,
+                    pose.heading,
+                    mesh,
+                    margin,
+                );
+                motion.goal = Goal::Point(target);
+                motion.pending = Pending::Plan;
+            }
+        });
+}
+
+/// Plans the shortest walkable turning path for every unit that needs one.
+pub(crate) fn plan_paths(
+    settings: Res<KerbSettings>,
+    world: Res<KerbWorld>,
+    assets: Res<Assets<WorldAsset>>,
+    mut stats: ResMut<KerbStats>,
+    mut commands: Commands,
+    mut blocked_messages: MessageWriter<Blocked>,
+    mut blocked: Local<Parallel<Vec<(Entity, bool)>>>,
+    mut units: Query<
+        (
+            Entity,
+            &UnitPose,
+            &TurningRadius,
+            &NavLocation,
+            &mut Motion,
+            Option<&mut WanderMemory>,
+            Has<Destination>,
+        ),
+        With<Unit>,
+    >,
+) {
+    let Some(mesh) = navmesh(&world, &assets) else {
+        return;
+    };
+    let planned = AtomicU32::new(0);
+    let clearance = settings.clearance;
+    units.par_iter_mut().for_each(
+        |(entity, pose, radius, location, mut motion, memory, has_destination)| {
+            if motion.pending != Pending::Plan || location.polygon.is_none() {
+                return;
+            }
+            planned.fetch_add(1, Ordering::Relaxed);
+            let start = pose.to_pose();
+            let plan = match motion.goal {
+                Goal::None => Ok(WalkablePlan::Path(TurningPath::stationary(start))),
+                Goal::Point(point) => {
+                    mesh.plan_walkable_to_point(start, point, radius.0, clearance)
+                }
+                Goal::Pose(position, heading) => mesh.plan_walkable_to_pose(
+                    start,
+                    Pose::new(position, heading),
+                    radius.0,
+                    clearance,
+                ),
+            };
+            motion.travelled = 0.0;
+            motion.desired = *pose;
+            motion.reversing = false;
+            match plan {
+                Ok(WalkablePlan::Path(path)) => {
+                    motion.path = path;
+                    motion.pending = Pending::Nothing;
+                    motion.blocked_streak = 0;
+                }
+                // A wanderer boxed in by walls closer than its turning circle
+                // backs out in a straight line, as a driver would.
+                Ok(WalkablePlan::Blocked)
+                    if memory.is_some()
+                        && motion.blocked_streak >= 2
+                        && let Some(path) = reverse_out(mesh, start, radius.0, clearance) =>
+                {
+                    motion.path = path;
+                    motion.reversing = true;
+                    motion.pending = Pending::Nothing;
+                    motion.blocked_streak = 0;
+                }
+                // A radius that is not positive, or a NaN goal, is as
+                // undrivable as a wall in the way.
+                Ok(WalkablePlan::Blocked) | Err(_) => {
+                    motion.path = TurningPath::stationary(start);
+                    motion.blocked_streak = motion.blocked_streak.saturating_add(1);
+                    if let Some(mut memory) = memory {
+                        // Turn the wander angle round so the next target lies
+                        // elsewhere instead of behind the same wall.
+                        memory.state.angle += std::f32::consts::PI;
+                        motion.pending = Pending::NewTarget;
+                    } else {
+                        motion.pending = Pending::Nothing;
+                        motion.goal = Goal::None;
+                    }
+                    blocked.borrow_local_mut().push((entity, has_destination));
+                }
+            }
+        },
+    );
+    let planned = planned.into_inner();
+    stats.planned_last_tick = planned;
+    stats.planned_total += u64::from(planned);
+    for (entity, has_destination) in blocked.drain() {
+        stats.blocked_total += 1;
+        blocked_messages.write(Blocked { entity });
+        if has_destination {
+            commands.entity(entity).remove::<Destination>();
+        }
+    }
+}
+
+/// A straight path backwards from `start`, as long as the walls allow, up
+/// to one turning radius.
+fn reverse_out(mesh: &NavMesh, start: Pose, radius: f32, clearance: f32) -> Option<TurningPath> {
+    let backwards = Pose::new(start.position, start.heading + std::f32::consts::PI);
+    [1.0, 0.5, 0.25, 0.1].into_iter().find_map(|fraction| {
+        let length = (radius * fraction).max(0.2);
+        let goal = backwards.position + backwards.forward() * length;
+        let path = kerb_turning::plan_to_point(backwards, goal, radius).ok()?;
+        mesh.path_violation(&path, clearance)
+            .is_none()
+            .then_some(path)
+    })
+}
+
+/// Drives each unit along its path by speed × time, sampling the pose
+/// exactly from the path (the seed's Listing 2).
+pub(crate) fn advance_along_paths(
+    time: Res<Time>,
+    mut stats: ResMut<KerbStats>,
+    mut commands: Commands,
+    mut arrived_messages: MessageWriter<Arrived>,
+    mut arrived: Local<Parallel<Vec<Entity>>>,
+    mut units: Query<
+        (
+            Entity,
+            &UnitPose,
+            &Speed,
+            &mut Motion,
+            Has<Wander>,
+            Has<Destination>,
+        ),
+        With<Unit>,
+    >,
+) {
+    let dt = time.delta_secs();
+    units.par_iter_mut().for_each(
+        |(entity, pose, speed, mut motion, wanders, has_destination)| {
+            if motion.pending != Pending::Nothing || !motion.is_moving() {
+                motion.desired = *pose;
+                // A wanderer whose path is done (even one of length zero) wants
+                // the next target.
+                if motion.pending == Pending::Nothing && wanders && !has_destination {
+                    motion.pending = Pending::NewTarget;
+                }
+                return;
+            }
+            let step = speed.0.max(0.0) * dt;
+            let travelled = (motion.travelled + step).min(motion.path.length());
+            motion.travelled = travelled;
+            let sampled = motion.path.sample(travelled);
+            let facing = if motion.reversing {
+                std::f32::consts::PI
+            } else {
+                0.0
+            };
+            motion.desired = UnitPose {
+                position: sampled.position,
+                heading: sampled.heading + facing,
+            };
+            if travelled >= motion.path.length() {
+                motion.reversing = false;
+                if has_destination {
+                    motion.goal = Goal::None;
+                    arrived.borrow_local_mut().push(entity);
+                } else if wanders {
+                    motion.pending = Pending::NewTarget;
+                }
+            }
+        },
+    );
+    for entity in arrived.drain() {
+        stats.arrived_total += 1;
+        arrived_messages.write(Arrived { entity });
+        commands.entity(entity).remove::<Destination>();
+    }
+}
+
+/// Moves each unit to where its path wants it, through the navmesh: it
+/// never leaves the walkable area, and a unit pushed off its path replans.
+pub(crate) fn confine_to_navmesh(
+    world: Res<KerbWorld>,
+    assets: Res<Assets<WorldAsset>>,
+    mut units: Query<
+        (
+            &mut UnitPose,
+            &mut NavLocation,
+            &mut Motion,
+            &mut Transform,
+            Has<Wander>,
+        ),
+        With<Unit>,
+    >,
+) {
+    let Some(mesh) = navmesh(&world, &assets) else {
+        return;
+    };
+    units.par_iter_mut().for_each(
+        |(mut pose, mut location, mut motion, mut transform, wanders)| {
+            let Some(polygon) = location.polygon else {
+                return;
+            };
+            let desired = motion.desired;
+            if desired.position != pose.position {
+                let result = mesh.move_along(PolygonId(polygon), pose.position, desired.position);
+                if result.position.distance(desired.position) > DEVIATION
+                    && motion.pending == Pending::Nothing
+                {
+                    motion.pending = if wanders {
+                        Pending::NewTarget
+                    } else {
+                        Pending::Plan
+                    };
+                }
+                location.polygon = Some(result.polygon.0);
+                pose.position = result.position;
+            }
+            pose.heading = desired.heading;
+            transform.translation.x = pose.position.x;
+            transform.translation.y = pose.position.y;
+            transform.rotation = Quat::from_rotation_z(pose.heading);
+        },
+    );
+}

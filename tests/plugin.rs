@@ -1,0 +1,471 @@
+//! The plugin, headless: `MinimalPlugins`, manual time, asserting on the world.
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_kerb::kerb_navmesh::generate::grid_world;
+use bevy_kerb::kerb_navmesh::{NavMesh, PolygonId, World as KerbWorldData};
+use bevy_kerb::kerb_turning::{Segment, wrap_signed};
+use bevy_kerb::prelude::*;
+
+const SMALL: &str = include_str!("../assets/worlds/small.world.ron");
+const TOWN: &str = include_str!("../assets/worlds/town.world.ron");
+
+/// A headless app ticking `hz` times a simulated second, one fixed tick per update.
+fn app_with(world: KerbWorldData, hz: u32, seed: u64) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        AssetPlugin::default(),
+        KerbPlugin::default(),
+    ));
+    let tick = Duration::from_nanos(1_000_000_000 / u64::from(hz));
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(tick));
+    app.insert_resource(Time::<Fixed>::from_duration(tick));
+    app.insert_resource(KerbSettings { seed, ..default() });
+    let handle = app
+        .world_mut()
+        .resource_mut::<Assets<WorldAsset>>()
+        .add(WorldAsset::new(world));
+    app.insert_resource(KerbWorld::new(handle));
+    // The first update only starts the clock.
+    app.update();
+    app
+}
+
+fn small() -> KerbWorldData {
+    KerbWorldData::from_ron(SMALL).unwrap()
+}
+
+fn navmesh(app: &App) -> NavMesh {
+    let world = app.world();
+    let handle = &world.resource::<KerbWorld>().handle;
+    world
+        .resource::<Assets<WorldAsset>>()
+        .get(handle)
+        .unwrap()
+        .world
+        .navmesh
+        .clone()
+}
+
+fn read_messages<M: Message + Copy>(app: &mut App) -> Vec<M> {
+    let messages = app.world().resource::<Messages<M>>();
+    messages.iter_current_update_messages().copied().collect()
+}
+
+fn assert_on_mesh(app: &mut App, mesh: &NavMesh) {
+    let mut query = app.world_mut().query::<(Entity, &UnitPose, &NavLocation)>();
+    for (entity, pose, location) in query.iter(app.world()) {
+        let polygon = PolygonId(location.polygon.expect("placed"));
+        assert!(
+            mesh.contains_closed(polygon, pose.position),
+            "{entity} at {} is outside polygon {polygon:?}",
+            pose.position
+        );
+    }
+}
+
+#[test]
+fn a_unit_reaches_a_destination_behind_a_turn_on_its_radius() {
+    let mut app = app_with(small(), 60, 1);
+    let mesh = navmesh(&app);
+    let radius = 2.0;
+    let goal = Vec2::new(15.0, 15.0);
+    let unit = app
+        .world_mut()
+        .spawn((
+            Unit,
+            TurningRadius(radius),
+            Speed(4.0),
+            Destination::Point(goal),
+            Transform::from_xyz(5.0, 3.0, 0.0)
+                .with_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_2)),
+        ))
+        .id();
+    let mut arrived = false;
+    let mut previous: Option<UnitPose> = None;
+    for _ in 0..600 {
+        app.update();
+        assert_on_mesh(&mut app, &mesh);
+        let motion = *app.world().get::<Motion>(unit).unwrap();
+        for segment in motion.path.segments() {
+            if let Segment::Arc { radius: r, .. } = segment {
+                assert_eq!(*r, radius);
+            }
+        }
+        let pose = *app.world().get::<UnitPose>(unit).unwrap();
+        if let Some(previous) = previous {
+            let moved = pose.position.distance(previous.position);
+            let turned = wrap_signed(pose.heading - previous.heading).abs();
+            assert!(
+                turned <= moved / radius + 1e-3,
+                "turned {turned} over {moved} m"
+            );
+        }
+        previous = Some(pose);
+        if read_messages::<Arrived>(&mut app)
+            .iter()
+            .any(|m| m.entity == unit)
+        {
+            arrived = true;
+            break;
+        }
+    }
+    assert!(arrived, "never arrived");
+    let pose = app.world().get::<UnitPose>(unit).unwrap();
+    assert!(pose.position.distance(goal) < 1e-2, "{}", pose.position);
+    assert!(
+        app.world().get::<Destination>(unit).is_none(),
+        "removed on arrival"
+    );
+    // The transform follows the pose.
+    let transform = app.world().get::<Transform>(unit).unwrap();
+    assert!(transform.translation.truncate().distance(pose.position) < 1e-6);
+}
+
+#[test]
+fn a_pose_destination_arrives_facing_the_heading() {
+    let mut app = app_with(small(), 60, 1);
+    let unit = app
+        .world_mut()
+        .spawn((
+            Unit,
+            TurningRadius(2.0),
+            Speed(5.0),
+            Destination::Pose {
+                position: Vec2::new(25.0, 5.0),
+                heading: std::f32::consts::PI,
+            },
+            Transform::from_xyz(3.0, 5.0, 0.0),
+        ))
+        .id();
+    for _ in 0..600 {
+        app.update();
+        if app.world().get::<Destination>(unit).is_none() {
+            break;
+        }
+    }
+    let pose = app.world().get::<UnitPose>(unit).unwrap();
+    assert!(
+        pose.position.distance(Vec2::new(25.0, 5.0)) < 1e-2,
+        "{}",
+        pose.position
+    );
+    assert!(
+        wrap_signed(pose.heading - std::f32::consts::PI).abs() < 1e-3,
+        "{}",
+        pose.heading
+    );
+}
+
+#[test]
+fn unreachable_destinations_are_blocked() {
+    let mut app = app_with(small(), 60, 1);
+    let unit = app
+        .world_mut()
+        .spawn((
+            Unit,
+            TurningRadius(2.0),
+            Destination::Point(Vec2::new(42.0, 41.0)),
+            Transform::from_xyz(5.0, 5.0, 0.0),
+        ))
+        .id();
+    let mut blocked = false;
+    for _ in 0..5 {
+        app.update();
+        blocked |= read_messages::<Blocked>(&mut app)
+            .iter()
+            .any(|m| m.entity == unit);
+    }
+    assert!(blocked);
+    assert!(app.world().get::<Destination>(unit).is_none());
+    assert_eq!(app.world().resource::<KerbStats>().blocked_total, 1);
+}
+
+#[test]
+fn units_spawned_off_the_walkable_area_are_snapped_onto_it() {
+    let mut app = app_with(small(), 60, 1);
+    let mesh = navmesh(&app);
+    let unit = app
+        .world_mut()
+        .spawn((Unit, Transform::from_xyz(-20.0, 5.0, 0.0)))
+        .id();
+    app.update();
+    let pose = app.world().get::<UnitPose>(unit).unwrap();
+    assert_eq!(pose.position, Vec2::new(0.0, 5.0));
+    assert_on_mesh(&mut app, &mesh);
+}
+
+#[test]
+fn changing_the_turning_radius_replans() {
+    let mut app = app_with(small(), 60, 1);
+    let unit = app
+        .world_mut()
+        .spawn((
+            Unit,
+            TurningRadius(1.0),
+            Speed(1.0),
+            Destination::Point(Vec2::new(25.0, 8.0)),
+            Transform::from_xyz(3.0, 2.0, 0.0),
+        ))
+        .id();
+    for _ in 0..10 {
+        app.update();
+    }
+    let arc_radii = |app: &App| -> Vec<f32> {
+        app.world()
+            .get::<Motion>(unit)
+            .unwrap()
+            .path
+            .segments()
+            .iter()
+            .filter_map(|s| match s {
+                Segment::Arc { radius, .. } => Some(*radius),
+                Segment::Line { .. } => None,
+            })
+            .collect()
+    };
+    assert!(arc_radii(&app).iter().all(|&r| r == 1.0));
+    app.world_mut().get_mut::<TurningRadius>(unit).unwrap().0 = 3.0;
+    app.update();
+    let radii = arc_radii(&app);
+    assert!(
+        !radii.is_empty() && radii.iter().all(|&r| r == 3.0),
+        "{radii:?}"
+    );
+}
+
+fn spawn_wanderers(app: &mut App, count: usize, mesh: &NavMesh) {
+    let polygons = mesh.polygon_count();
+    for i in 0..count {
+        let polygon = PolygonId(((i * 7919) % polygons) as u32);
+        let position = mesh.centroid(polygon);
+        let tank = i % 3 == 0;
+        app.world_mut().spawn((
+            Unit,
+            TurningRadius(if tank { 9.0 } else { 1.0 }),
+            Speed(if tank { 4.0 } else { 1.4 }),
+            Wander {
+                offset: if tank { 14.0 } else { 4.0 },
+                radius: if tank { 6.0 } else { 2.0 },
+                rate: 1.0,
+            },
+            Transform::from_translation(position.extend(0.0))
+                .with_rotation(Quat::from_rotation_z(i as f32)),
+        ));
+    }
+}
+
+fn positions(app: &mut App) -> Vec<(Entity, [u32; 3])> {
+    let mut query = app.world_mut().query::<(Entity, &UnitPose)>();
+    let mut all: Vec<_> = query
+        .iter(app.world())
+        .map(|(e, p)| {
+            (
+                e,
+                [
+                    p.position.x.to_bits(),
+                    p.position.y.to_bits(),
+                    p.heading.to_bits(),
+                ],
+            )
+        })
+        .collect();
+    all.sort();
+    all
+}
+
+#[test]
+fn the_same_seed_replays_bit_for_bit() {
+    let run = |seed| {
+        let mut app = app_with(KerbWorldData::from_ron(TOWN).unwrap(), 60, seed);
+        let mesh = navmesh(&app);
+        spawn_wanderers(&mut app, 60, &mesh);
+        for _ in 0..600 {
+            app.update();
+        }
+        positions(&mut app)
+    };
+    let first = run(5);
+    assert_eq!(first, run(5));
+    assert_ne!(first, run(6));
+}
+
+#[test]
+fn a_thousand_wanderers_stay_on_the_town_and_never_stick() {
+    let mut app = app_with(KerbWorldData::from_ron(TOWN).unwrap(), 60, 11);
+    let mesh = navmesh(&app);
+    spawn_wanderers(&mut app, 1000, &mesh);
+    app.update();
+    let stuck_after = 5 * 60; // ticks
+    // For each unit: where it was when it last moved a metre, and when.
+    let mut anchors: Vec<(Entity, Vec2, u32)> = Vec::new();
+    for tick in 0..10_000u32 {
+        app.update();
+        let mut query = app.world_mut().query::<(Entity, &UnitPose, &NavLocation)>();
+        let states: Vec<(Entity, Vec2, u32)> = query
+            .iter(app.world())
+            .map(|(e, p, l)| (e, p.position, l.polygon.unwrap()))
+            .collect();
+        if anchors.is_empty() {
+            anchors = states.iter().map(|&(e, p, _)| (e, p, tick)).collect();
+        }
+        for ((entity, position, polygon), anchor) in states.into_iter().zip(anchors.iter_mut()) {
+            assert_eq!(entity, anchor.0);
+            assert!(
+                mesh.contains_closed(PolygonId(polygon), position),
+                "tick {tick}: {entity} left the mesh at {position}"
+            );
+            if position.distance(anchor.1) > 1.0 {
+                *anchor = (entity, position, tick);
+            }
+            if tick - anchor.2 >= stuck_after {
+                let motion = app.world().get::<Motion>(entity).unwrap();
+                let memory = app.world().get::<bevy_kerb::WanderMemory>(entity);
+                panic!("tick {tick}: {entity} stuck at {position} for 5 s: {motion:?} {memory:?}");
+            }
+        }
+    }
+}
+
+/// Mean absolute heading change over one-second windows.
+fn mean_turn_per_second(hz: u32) -> f32 {
+    let open = grid_world(60, 60, 5.0, |_, _| false).validate().unwrap();
+    let mut app = app_with(open, hz, 3);
+    let mesh = navmesh(&app);
+    for i in 0..300 {
+        let position = mesh.centroid(PolygonId(((i * 37) % mesh.polygon_count()) as u32));
+        app.world_mut().spawn((
+            Unit,
+            TurningRadius(2.0),
+            Speed(2.0),
+            Wander {
+                offset: 6.0,
+                radius: 3.0,
+                rate: 1.0,
+            },
+            Transform::from_translation(position.extend(0.0)),
+        ));
+    }
+    let mut total = 0.0;
+    let mut samples = 0;
+    let mut query = app.world_mut().query::<&UnitPose>();
+    let mut headings: Vec<f32> = Vec::new();
+    let mut turned: Vec<f32> = Vec::new();
+    for second in 0..30 {
+        for _ in 0..hz {
+            app.update();
+            let now: Vec<f32> = query.iter(app.world()).map(|p| p.heading).collect();
+            if headings.len() == now.len() {
+                if turned.len() != now.len() {
+                    turned = vec![0.0; now.len()];
+                }
+                for ((t, a), b) in turned.iter_mut().zip(&headings).zip(&now) {
+                    *t += wrap_signed(b - a);
+                }
+            }
+            headings = now;
+        }
+        if second >= 5 {
+            total += turned.iter().map(|t| t.abs()).sum::<f32>();
+            samples += turned.len();
+        }
+        turned.iter_mut().for_each(|t| *t = 0.0);
+    }
+    total / samples as f32
+}
+
+#[test]
+fn wander_turn_rates_match_at_30_and_120_hz() {
+    let slow = mean_turn_per_second(30);
+    let fast = mean_turn_per_second(120);
+    assert!(slow > 0.05, "units turn at all: {slow}");
+    assert!(
+        (slow / fast - 1.0).abs() < 0.15,
+        "{slow} rad/s at 30 Hz, {fast} at 120 Hz"
+    );
+}
+
+#[test]
+fn reloading_the_world_relocates_every_unit() {
+    let mut app = app_with(small(), 60, 1);
+    let units: Vec<Entity> = [(5.0, 5.0), (15.0, 15.0), (25.0, 5.0)]
+        .into_iter()
+        .map(|(x, y)| {
+            app.world_mut()
+                .spawn((Unit, Wander::default(), Transform::from_xyz(x, y, 0.0)))
+                .id()
+        })
+        .collect();
+    for _ in 0..30 {
+        app.update();
+    }
+    // The new world keeps only a strip along the bottom: y in [0, 3].
+    let strip = KerbWorldData::from_ron(
+        "World(models: [Model(kind: Walkable, vertices: [(0, 0), (30, 0), (30, 3), (0, 3)], polygons: [[0, 1, 2, 3]])])",
+    )
+    .unwrap();
+    let handle = app.world().resource::<KerbWorld>().handle.clone();
+    let _ = app
+        .world_mut()
+        .resource_mut::<Assets<WorldAsset>>()
+        .insert(handle.id(), WorldAsset::new(strip));
+    app.update();
+    let mesh = navmesh(&app);
+    assert_eq!(mesh.polygon_count(), 1);
+    for unit in units {
+        let pose = app.world().get::<UnitPose>(unit).unwrap();
+        let location = app.world().get::<NavLocation>(unit).unwrap();
+        assert_eq!(location.polygon, Some(0));
+        assert!(pose.position.y <= 3.0 + 1e-4, "{}", pose.position);
+    }
+    for _ in 0..120 {
+        app.update();
+        assert_on_mesh(&mut app, &mesh);
+    }
+}
+
+#[test]
+fn an_invalid_world_file_is_an_error_and_the_app_keeps_running() {
+    let folder = std::env::temp_dir().join(format!("kerb-invalid-world-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(
+        folder.join("bad.world.ron"),
+        "World(models: [Model(kind: Walkable, vertices: [(0, 0), (1, 0)], polygons: [[0, 1, 5]])])",
+    )
+    .unwrap();
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        AssetPlugin {
+            file_path: folder.to_string_lossy().into_owned(),
+            ..default()
+        },
+        KerbPlugin::new(Update),
+    ));
+    let handle = app.world().resource::<AssetServer>().load("bad.world.ron");
+    app.insert_resource(KerbWorld::new(handle));
+    let unit = app.world_mut().spawn((Unit, Wander::default())).id();
+    let mut error = None;
+    for _ in 0..2000 {
+        app.update();
+        if let Some(message) = &app.world().resource::<KerbWorld>().last_error {
+            error = Some(message.clone());
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let error = error.expect("the load failed with a message");
+    assert!(error.contains("vertex index 5"), "{error}");
+    for _ in 0..10 {
+        app.update();
+    }
+    assert_eq!(
+        app.world().get::<NavLocation>(unit).unwrap().polygon,
+        None,
+        "waits for a world"
+    );
+    let _ = std::fs::remove_dir_all(folder);
+}
