@@ -1,9 +1,5 @@
 //! The systems behind [`crate::KerbSystems`]: steer, plan, advance, confine.
 
-// System signatures are queries and resources; splitting them into type
-// aliases would only hide what each system touches.
-#![allow(clippy::type_complexity, clippy::too_many_arguments)]
-
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
 

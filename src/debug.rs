@@ -1,0 +1,166 @@
+//! Debug drawing with gizmos (feature `debug`): the navmesh, walls, planned
+//! paths, wander circles and targets, and the selected unit's polygon.
+
+use bevy::prelude::*;
+use kerb_navmesh::PolygonId;
+use kerb_turning::Segment;
+
+use crate::components::{Motion, NavLocation, TurningRadius, Unit, UnitPose, Wander, WanderMemory};
+use crate::world_asset::{KerbWorld, WorldAsset};
+
+/// kerb's own gizmo group, so its line width and visibility can be set
+/// apart from the game's gizmos.
+#[derive(Default, Reflect, GizmoConfigGroup)]
+pub struct KerbGizmos;
+
+/// What the debug drawing shows.
+#[derive(Resource, Reflect, Clone, Debug, PartialEq)]
+#[reflect(Resource, Default, Debug)]
+pub struct KerbDebugSettings {
+    /// Outline every walkable polygon.
+    pub navmesh: bool,
+    /// Draw the walls (the walkable area's edges).
+    pub walls: bool,
+    /// Draw every unit's planned path (the selected unit's is always drawn).
+    pub paths: bool,
+    /// Draw wander circles and targets (the selected unit's are always drawn).
+    pub wander: bool,
+}
+
+impl Default for KerbDebugSettings {
+    fn default() -> Self {
+        Self {
+            navmesh: false,
+            walls: true,
+            paths: false,
+            wander: false,
+        }
+    }
+}
+
+/// Marks the unit whose path, wander circle and polygon are always drawn.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Default, Debug)]
+pub struct Selected;
+
+/// Adds [`KerbGizmos`], [`KerbDebugSettings`] and the drawing systems.
+pub struct KerbDebugPlugin;
+
+impl Plugin for KerbDebugPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_gizmo_group::<KerbGizmos>()
+            .init_resource::<KerbDebugSettings>()
+            .register_type::<KerbDebugSettings>()
+            .register_type::<Selected>()
+            .add_systems(PostUpdate, (draw_navmesh, draw_units));
+    }
+}
+
+const NAVMESH: Color = Color::srgba(0.35, 0.55, 0.75, 0.35);
+const WALL: Color = Color::srgb(0.95, 0.45, 0.25);
+const PATH: Color = Color::srgb(0.3, 0.9, 0.6);
+const WANDER: Color = Color::srgb(0.85, 0.75, 0.3);
+const SELECTED: Color = Color::srgb(1.0, 1.0, 1.0);
+
+fn draw_navmesh(
+    settings: Res<KerbDebugSettings>,
+    world: Res<KerbWorld>,
+    assets: Res<Assets<WorldAsset>>,
+    mut gizmos: Gizmos<KerbGizmos>,
+) {
+    let Some(world) = world.get(&assets) else {
+        return;
+    };
+    let mesh = &world.navmesh;
+    if settings.navmesh {
+        for polygon in mesh.polygon_ids() {
+            let corners: Vec<Vec2> = mesh.polygon_vertices(polygon).collect();
+            gizmos.linestrip_2d(
+                corners.iter().copied().chain(corners.first().copied()),
+                NAVMESH,
+            );
+        }
+    }
+    if settings.walls {
+        for (a, b) in mesh.walls() {
+            gizmos.line_2d(a, b, WALL);
+        }
+    }
+}
+
+/// Draws a path as the unit will drive it: arcs sampled finely, lines as lines.
+pub(crate) fn draw_path(gizmos: &mut Gizmos<KerbGizmos>, motion: &Motion, color: Color) {
+    for segment in motion.path.segments() {
+        match *segment {
+            Segment::Line { .. } => {
+                gizmos.line_2d(
+                    segment.start_pose().position,
+                    segment.end_pose().position,
+                    color,
+                );
+            }
+            Segment::Arc { .. } => {
+                let length = segment.length();
+                let steps = ((length / 0.5).ceil() as usize).clamp(4, 128);
+                gizmos.linestrip_2d(
+                    (0..=steps).map(|i| segment.sample(length * i as f32 / steps as f32).position),
+                    color,
+                );
+            }
+        }
+    }
+}
+
+fn draw_units(
+    settings: Res<KerbDebugSettings>,
+    world: Res<KerbWorld>,
+    assets: Res<Assets<WorldAsset>>,
+    units: Query<
+        (
+            &UnitPose,
+            &Motion,
+            &NavLocation,
+            &TurningRadius,
+            Option<&Wander>,
+            Option<&WanderMemory>,
+            Has<Selected>,
+        ),
+        With<Unit>,
+    >,
+    mut gizmos: Gizmos<KerbGizmos>,
+) {
+    for (pose, motion, location, radius, wander, memory, selected) in &units {
+        if settings.paths || selected {
+            draw_path(&mut gizmos, motion, if selected { SELECTED } else { PATH });
+        }
+        if let (Some(wander), Some(memory)) = (wander, memory)
+            && (settings.wander || selected)
+        {
+            let params = wander.params();
+            let center = pose.position + Vec2::from_angle(pose.heading) * params.offset;
+            gizmos.circle_2d(Isometry2d::from_translation(center), params.radius, WANDER);
+            let target = memory.state.target(&params, pose.position, pose.heading);
+            gizmos.line_2d(center, target, WANDER);
+            if let crate::Goal::Point(goal) = motion.goal {
+                gizmos.circle_2d(Isometry2d::from_translation(goal), 0.4, WANDER);
+            }
+        }
+        if selected {
+            gizmos.circle_2d(
+                Isometry2d::from_translation(pose.position),
+                radius.0,
+                SELECTED.with_alpha(0.3),
+            );
+            if let (Some(polygon), Some(world)) = (location.polygon, world.get(&assets)) {
+                let mesh = &world.navmesh;
+                if polygon < mesh.polygon_count() as u32 {
+                    let corners: Vec<Vec2> = mesh.polygon_vertices(PolygonId(polygon)).collect();
+                    gizmos.linestrip_2d(
+                        corners.iter().copied().chain(corners.first().copied()),
+                        SELECTED,
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,231 @@
+//! The live tuning panel (feature `egui`): per-group sliders, debug
+//! toggles, simulation controls and counters.
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
+
+use crate::Unit;
+use crate::debug::{KerbDebugPlugin, KerbDebugSettings};
+use crate::groups::{GroupMember, RestartGroups, UnitGroups, UnitGroupsPlugin};
+use crate::messages::{Arrived, Blocked};
+use crate::settings::{KerbSettings, KerbStats};
+
+/// The tuning panel. Adds `EguiPlugin`, [`KerbDebugPlugin`] and
+/// [`UnitGroupsPlugin`] when the app does not have them yet.
+pub struct KerbEguiPlugin;
+
+impl Plugin for KerbEguiPlugin {
+    fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<EguiPlugin>() {
+            app.add_plugins(EguiPlugin::default());
+        }
+        if !app.is_plugin_added::<KerbDebugPlugin>() {
+            app.add_plugins(KerbDebugPlugin);
+        }
+        if !app.is_plugin_added::<UnitGroupsPlugin>() {
+            app.add_plugins(UnitGroupsPlugin);
+        }
+        app.init_resource::<PanelState>()
+            .add_systems(Update, (count_messages, single_step).chain())
+            .add_systems(EguiPrimaryContextPass, draw_panel);
+    }
+}
+
+/// The panel's own state: simulation controls and rolling counters.
+#[derive(Resource, Debug)]
+pub struct PanelState {
+    /// The seed typed into the panel, applied on restart.
+    pub seed: u64,
+    /// Simulation speed relative to real time.
+    pub time_scale: f32,
+    /// Run exactly one fixed tick on the next frame while paused.
+    pub step_requested: bool,
+    arrived_per_second: f32,
+    blocked_per_second: f32,
+    window: (Duration, u32, u32),
+    fps: f32,
+}
+
+impl Default for PanelState {
+    fn default() -> Self {
+        Self {
+            seed: KerbSettings::default().seed,
+            time_scale: 1.0,
+            step_requested: false,
+            arrived_per_second: 0.0,
+            blocked_per_second: 0.0,
+            window: (Duration::ZERO, 0, 0),
+            fps: 0.0,
+        }
+    }
+}
+
+fn count_messages(
+    time: Res<Time<Real>>,
+    mut state: ResMut<PanelState>,
+    mut arrived: MessageReader<Arrived>,
+    mut blocked: MessageReader<Blocked>,
+) {
+    let (elapsed, arrivals, blocks) = state.window;
+    let elapsed = elapsed + time.delta();
+    let arrivals = arrivals + arrived.read().count() as u32;
+    let blocks = blocks + blocked.read().count() as u32;
+    if time.delta_secs() > 0.0 {
+        let fps = 1.0 / time.delta_secs();
+        state.fps = if state.fps == 0.0 {
+            fps
+        } else {
+            state.fps * 0.95 + fps * 0.05
+        };
+    }
+    if elapsed >= Duration::from_secs(1) {
+        let seconds = elapsed.as_secs_f32();
+        state.arrived_per_second = arrivals as f32 / seconds;
+        state.blocked_per_second = blocks as f32 / seconds;
+        state.window = (Duration::ZERO, 0, 0);
+    } else {
+        state.window = (elapsed, arrivals, blocks);
+    }
+}
+
+/// While paused, runs one fixed tick when asked.
+fn single_step(world: &mut World) {
+    let requested = std::mem::take(&mut world.resource_mut::<PanelState>().step_requested);
+    if !requested || !world.resource::<Time<Virtual>>().is_paused() {
+        return;
+    }
+    let step = world.resource::<Time<Fixed>>().timestep();
+    world.resource_mut::<Time<Fixed>>().advance_by(step);
+    let saved = *world.resource::<Time>();
+    *world.resource_mut::<Time>() = world.resource::<Time<Fixed>>().as_generic();
+    world.run_schedule(bevy::app::FixedMain);
+    *world.resource_mut::<Time>() = saved;
+}
+
+fn slider(ui: &mut egui::Ui, value: &mut f32, range: std::ops::RangeInclusive<f32>, label: &str) {
+    ui.add(
+        egui::Slider::new(value, range)
+            .text(label)
+            .clamping(egui::SliderClamping::Always),
+    );
+}
+
+fn draw_panel(
+    mut contexts: EguiContexts,
+    mut groups: ResMut<UnitGroups>,
+    mut debug: ResMut<KerbDebugSettings>,
+    mut settings: ResMut<KerbSettings>,
+    mut state: ResMut<PanelState>,
+    mut virtual_time: ResMut<Time<Virtual>>,
+    mut restart: MessageWriter<RestartGroups>,
+    stats: Res<KerbStats>,
+    units: Query<(), With<Unit>>,
+    members: Query<&GroupMember>,
+) -> Result {
+    let context = contexts.ctx_mut()?;
+    egui::Window::new("kerb tuning")
+        .default_pos([10.0, 10.0])
+        .default_width(300.0)
+        .resizable(false)
+        .show(context, |ui| {
+            ui.heading("Counters");
+            egui::Grid::new("counters").num_columns(2).show(ui, |ui| {
+                ui.label("FPS");
+                ui.label(format!("{:.0}", state.fps));
+                ui.end_row();
+                ui.label("units");
+                ui.label(units.iter().count().to_string());
+                ui.end_row();
+                ui.label("ms per tick");
+                ui.label(format!("{:.2}", stats.last_tick.as_secs_f64() * 1e3));
+                ui.end_row();
+                ui.label("arrived / s");
+                ui.label(format!("{:.1}", state.arrived_per_second));
+                ui.end_row();
+                ui.label("blocked / s");
+                ui.label(format!("{:.1}", state.blocked_per_second));
+                ui.end_row();
+            });
+
+            ui.separator();
+            ui.heading("Groups");
+            for (index, group) in groups.groups.iter_mut().enumerate() {
+                let members = members.iter().filter(|m| m.0 == index).count();
+                egui::CollapsingHeader::new(format!("{} ({members})", group.name))
+                    .default_open(true)
+                    .id_salt(index)
+                    .show(ui, |ui| {
+                        slider(
+                            ui,
+                            &mut group.turning_radius,
+                            0.2..=40.0,
+                            "turning radius (m)",
+                        );
+                        slider(
+                            ui,
+                            &mut group.wander.offset,
+                            0.0..=60.0,
+                            "wander offset (m)",
+                        );
+                        slider(
+                            ui,
+                            &mut group.wander.radius,
+                            0.0..=30.0,
+                            "wander radius (m)",
+                        );
+                        slider(
+                            ui,
+                            &mut group.wander.rate,
+                            0.0..=5.0,
+                            "wander rate (rad/√s)",
+                        );
+                        slider(ui, &mut group.speed, 0.0..=20.0, "speed (m/s)");
+                        ui.add(
+                            egui::Slider::new(&mut group.count, 0..=5000)
+                                .text("units")
+                                .clamping(egui::SliderClamping::Always),
+                        );
+                    });
+            }
+
+            ui.separator();
+            ui.heading("Show");
+            ui.checkbox(&mut debug.paths, "planned paths");
+            ui.checkbox(&mut debug.wander, "wander circles and targets");
+            ui.checkbox(&mut debug.navmesh, "navmesh");
+            ui.checkbox(&mut debug.walls, "walls");
+
+            ui.separator();
+            ui.heading("Simulation");
+            ui.horizontal(|ui| {
+                let paused = virtual_time.is_paused();
+                if ui.button(if paused { "Resume" } else { "Pause" }).clicked() {
+                    if paused {
+                        virtual_time.unpause();
+                    } else {
+                        virtual_time.pause();
+                    }
+                }
+                if ui.add_enabled(paused, egui::Button::new("Step")).clicked() {
+                    state.step_requested = true;
+                }
+            });
+            let mut scale = state.time_scale;
+            slider(ui, &mut scale, 0.1..=4.0, "time scale");
+            if scale != state.time_scale {
+                state.time_scale = scale;
+                virtual_time.set_relative_speed(scale);
+            }
+            ui.horizontal(|ui| {
+                ui.label("seed");
+                ui.add(egui::DragValue::new(&mut state.seed));
+                if ui.button("Restart").clicked() {
+                    settings.seed = state.seed;
+                    restart.write(RestartGroups);
+                }
+            });
+        });
+    Ok(())
+}

@@ -1,0 +1,171 @@
+//! Named groups of units (tanks, pedestrians, ...) whose parameters and
+//! numbers are set in one place, as the tuning panel does.
+
+use bevy::prelude::*;
+use kerb_steering::UnitRng;
+
+use crate::components::{NavLocation, Speed, TurningRadius, Unit, Wander};
+use crate::settings::KerbSettings;
+use crate::world_asset::{KerbWorld, WorldAsset};
+
+/// The tunable parameters and the wanted number of one group.
+#[derive(Reflect, Clone, Debug, PartialEq)]
+pub struct GroupSettings {
+    /// Shown in the panel.
+    pub name: String,
+    /// Turning radius of every member, in metres.
+    pub turning_radius: f32,
+    /// Speed of every member, in metres per second.
+    pub speed: f32,
+    /// Wander parameters of every member.
+    pub wander: Wander,
+    /// How many members there should be; members are spawned or despawned
+    /// to match.
+    pub count: u32,
+    /// Members spawn in clusters of this many around a shared spot (1:
+    /// each on its own), so crowds start out as crowds.
+    pub cluster_size: u32,
+}
+
+/// Every group, by index; [`GroupMember`] refers to them.
+#[derive(Resource, Reflect, Clone, Debug, Default)]
+#[reflect(Resource, Default, Debug)]
+pub struct UnitGroups {
+    /// The groups.
+    pub groups: Vec<GroupSettings>,
+    /// Units spawned so far, which seeds each new unit's place.
+    spawned: u64,
+}
+
+impl UnitGroups {
+    /// Groups with these settings.
+    pub fn new(groups: Vec<GroupSettings>) -> Self {
+        Self { groups, spawned: 0 }
+    }
+}
+
+/// Marks a unit as a member of group `.0` of [`UnitGroups`].
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[reflect(Component, Debug)]
+pub struct GroupMember(pub usize);
+
+/// Despawns every group member and spawns them afresh from the current
+/// seed ([`KerbSettings::seed`]).
+#[derive(Message, Clone, Copy, Debug, Default)]
+pub struct RestartGroups;
+
+/// Keeps group members in line with [`UnitGroups`]: parameters applied on
+/// the next tick, members spawned or despawned to match each count.
+pub struct UnitGroupsPlugin;
+
+impl Plugin for UnitGroupsPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<UnitGroups>()
+            .register_type::<UnitGroups>()
+            .register_type::<GroupMember>()
+            .add_message::<RestartGroups>()
+            .add_systems(Update, (restart_groups, apply_group_settings).chain());
+    }
+}
+
+fn restart_groups(
+    mut commands: Commands,
+    mut restarts: MessageReader<RestartGroups>,
+    mut groups: ResMut<UnitGroups>,
+    members: Query<Entity, With<GroupMember>>,
+) {
+    if restarts.read().count() == 0 {
+        return;
+    }
+    for entity in &members {
+        commands.entity(entity).despawn();
+    }
+    groups.spawned = 0;
+}
+
+/// Applies settings and counts. Only components whose value differs are
+/// written, so change detection (and replanning) fires only for real changes.
+fn apply_group_settings(
+    mut commands: Commands,
+    mut groups: ResMut<UnitGroups>,
+    settings: Res<KerbSettings>,
+    world: Res<KerbWorld>,
+    assets: Res<Assets<WorldAsset>>,
+    mut members: Query<(
+        Entity,
+        &GroupMember,
+        &mut TurningRadius,
+        &mut Speed,
+        &mut Wander,
+    )>,
+    restarts: MessageReader<RestartGroups>,
+) {
+    let Some(world) = world.get(&assets) else {
+        return;
+    };
+    if !restarts.is_empty() {
+        return; // the despawns land first
+    }
+    let mut counts = vec![0u32; groups.groups.len()];
+    let mut sorted: Vec<(Entity, usize)> = Vec::new();
+    for (entity, member, mut radius, mut speed, mut wander) in &mut members {
+        let Some(group) = groups.groups.get(member.0) else {
+            commands.entity(entity).despawn();
+            continue;
+        };
+        let wanted_radius = group.turning_radius.max(0.05);
+        if radius.0 != wanted_radius {
+            radius.0 = wanted_radius;
+        }
+        if speed.0 != group.speed.max(0.0) {
+            speed.0 = group.speed.max(0.0);
+        }
+        if *wander != group.wander {
+            *wander = group.wander;
+        }
+        counts[member.0] += 1;
+        sorted.push((entity, member.0));
+    }
+    // Despawn the newest extras first.
+    sorted.sort_by_key(|&(entity, _)| std::cmp::Reverse(entity));
+    for (entity, group) in sorted {
+        if counts[group] > groups.groups[group].count {
+            counts[group] -= 1;
+            commands.entity(entity).despawn();
+        }
+    }
+    let mesh = &world.navmesh;
+    for (index, have) in counts.into_iter().enumerate() {
+        let missing = groups.groups[index].count.saturating_sub(have);
+        let cluster = u64::from(groups.groups[index].cluster_size.max(1));
+        for _ in 0..missing {
+            let spawned = groups.spawned;
+            groups.spawned += 1;
+            // Members of one cluster share the spot's stream.
+            let mut spot = UnitRng::new(settings.seed, spawned / cluster);
+            let mut own = UnitRng::new(settings.seed ^ 0x5EED, spawned);
+            let polygons = mesh.polygon_count() as u32;
+            let polygon = kerb_navmesh::PolygonId((spot.next_u64() % u64::from(polygons)) as u32);
+            let jitter = Vec2::new(own.next_signed(), own.next_signed()) * (cluster as f32).sqrt();
+            let (position, _) = mesh
+                .nearest_point(mesh.centroid(polygon) + jitter)
+                .unwrap_or((mesh.centroid(polygon), polygon));
+            let heading = if cluster > 1 {
+                spot.next_signed()
+            } else {
+                own.next_signed()
+            } * std::f32::consts::PI;
+            let group = &groups.groups[index];
+            commands.spawn((
+                Unit,
+                GroupMember(index),
+                TurningRadius(group.turning_radius.max(0.05)),
+                Speed(group.speed.max(0.0)),
+                group.wander,
+                NavLocation::default(),
+                Transform::from_translation(position.extend(1.0))
+                    .with_rotation(Quat::from_rotation_z(heading)),
+            ));
+        }
+    }
+}
