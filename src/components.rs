@@ -112,6 +112,11 @@ pub struct WanderMemory {
     pub state: WanderState,
     /// Whether the stream has been seeded.
     pub seeded: bool,
+    /// Seconds of wandering not yet applied to the angle. The angle's
+    /// change over `t` seconds is one normal draw with variance `rate² t`,
+    /// so applying it when a target is picked is exact in distribution and
+    /// saves a random draw per unit per tick.
+    pub unspent: f32,
 }
 
 /// Where to go. Insert it to send a unit; kerb removes it on arrival

@@ -85,34 +85,29 @@ pub(crate) fn track_world_asset(
 
 /// Puts new units (and units waiting for a world) on the navmesh: reads the
 /// pose from the transform, snaps it onto the walkable area and seeds the
-/// wander stream.
+/// wander stream. Only new units are visited, except on the tick a world
+/// first becomes ready, when every unit waiting for it is.
 pub(crate) fn place_units(
     settings: Res<KerbSettings>,
     world: Res<KerbWorld>,
     assets: Res<Assets<WorldAsset>>,
-    mut units: Query<
-        (
-            Entity,
-            &Transform,
-            &mut UnitPose,
-            &mut NavLocation,
-            &mut Motion,
-            Option<&mut WanderMemory>,
-        ),
-        With<Unit>,
-    >,
+    mut ready_world: Local<Option<AssetId<WorldAsset>>>,
+    mut units: ParamSet<(
+        Query<PlacementData, (With<Unit>, Added<Unit>)>,
+        Query<PlacementData, With<Unit>>,
+    )>,
 ) {
     let Some(mesh) = navmesh(&world, &assets) else {
         return;
     };
-    for (entity, transform, mut pose, mut location, mut motion, memory) in &mut units {
+    let place = |(entity, transform, mut pose, mut location, mut motion, memory): PlacementItem| {
         if location.polygon.is_some() {
-            continue;
+            return;
         }
         let forward = transform.rotation * Vec3::X;
         let wanted = transform.translation.truncate();
         let Some((position, polygon)) = mesh.nearest_point(wanted) else {
-            continue; // a NaN transform: leave the unit unplaced
+            return; // a NaN transform: leave the unit unplaced
         };
         *pose = UnitPose {
             position,
@@ -131,8 +126,33 @@ pub(crate) fn place_units(
             memory.state = kerb_steering::WanderState::new(settings.seed, entity.to_bits());
             memory.seeded = true;
         }
+    };
+    let id = world.handle.id();
+    if *ready_world != Some(id) {
+        *ready_world = Some(id);
+        units.p1().iter_mut().for_each(place);
+    } else {
+        units.p0().iter_mut().for_each(place);
     }
 }
+
+type PlacementData = (
+    Entity,
+    &'static Transform,
+    &'static mut UnitPose,
+    &'static mut NavLocation,
+    &'static mut Motion,
+    Option<&'static mut WanderMemory>,
+);
+
+type PlacementItem<'a> = (
+    Entity,
+    &'a Transform,
+    Mut<'a, UnitPose>,
+    Mut<'a, NavLocation>,
+    Mut<'a, Motion>,
+    Option<Mut<'a, WanderMemory>>,
+);
 
 /// Turns parameter and destination changes into replanning on this tick.
 pub(crate) fn react_to_changes(
@@ -215,9 +235,11 @@ pub(crate) fn steer_wanderers(
     units
         .par_iter_mut()
         .for_each(|(pose, location, mut motion, wander, mut memory)| {
-            let params = wander.params();
-            memory.state.advance(&params, dt);
+            memory.unspent += dt;
             if motion.pending == Pending::NewTarget && location.polygon.is_some() {
+                let params = wander.params();
+                let unspent = std::mem::take(&mut memory.unspent);
+                memory.state.advance(&params, unspent);
                 let target = memory.state.walkable_target(
                     &params,
                     pose.position,
@@ -445,10 +467,18 @@ pub(crate) fn confine_to_navmesh(
                 location.polygon = Some(result.polygon.0);
                 pose.position = result.position;
             }
-            pose.heading = desired.heading;
-            transform.translation.x = pose.position.x;
-            transform.translation.y = pose.position.y;
-            transform.rotation = Quat::from_rotation_z(pose.heading);
+            if pose.heading != desired.heading {
+                pose.heading = desired.heading;
+                transform.rotation = Quat::from_rotation_z(pose.heading);
+            }
+            // Only touch the transform when the unit moved, so standing
+            // units cost transform propagation nothing.
+            if transform.translation.x != pose.position.x
+                || transform.translation.y != pose.position.y
+            {
+                transform.translation.x = pose.position.x;
+                transform.translation.y = pose.position.y;
+            }
         },
     );
 }

@@ -33,6 +33,15 @@ impl NavMesh {
     /// move. A `from` outside `polygon` is first snapped onto the mesh.
     pub fn move_along(&self, polygon: PolygonId, from: Vec2, to: Vec2) -> MoveResult {
         let (mut position, mut polygon) = self.start_of_move(polygon, from);
+        // Most moves stay inside the polygon: both ends inside a convex
+        // polygon means the whole move is.
+        if self.clearly_inside(polygon, to) {
+            return MoveResult {
+                position: to,
+                polygon,
+                hit_wall: false,
+            };
+        }
         let mut hit_wall = false;
         if !to.is_finite() {
             return MoveResult {

@@ -1,0 +1,223 @@
+//! Headless stress run: N wandering units on the town, the full pipeline
+//! every tick, against a floor (a bare system that only moves transforms).
+//!
+//! ```sh
+//! cargo run --release --example stress -- --agents 100000 --ticks 600 [--world PATH] [--warmup 60]
+//! ```
+//!
+//! The last line is `agents=N ms_per_tick_median=X ms_per_tick_p95=Y floor_ms=Z`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_kerb::kerb_navmesh::{PolygonId, World as TownWorld};
+use bevy_kerb::kerb_steering::UnitRng;
+use bevy_kerb::prelude::*;
+use bevy_kerb::{Motion, WanderMemory};
+
+struct Options {
+    agents: u32,
+    ticks: u32,
+    warmup: u32,
+    world: PathBuf,
+}
+
+fn parse_options() -> Result<Options, String> {
+    let mut options = Options {
+        agents: 10_000,
+        ticks: 600,
+        warmup: 60,
+        world: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/worlds/town.world.ron"),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let value = args.next().ok_or(format!("{arg} needs a value"))?;
+        let number = || {
+            value
+                .parse::<u32>()
+                .map_err(|_| format!("{arg} must be a whole number, not {value:?}"))
+        };
+        match arg.as_str() {
+            "--agents" => options.agents = number()?,
+            "--ticks" => options.ticks = number()?.max(1),
+            "--warmup" => options.warmup = number()?,
+            "--world" => options.world = PathBuf::from(&value),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    Ok(options)
+}
+
+const TICK: Duration = Duration::from_nanos(1_000_000_000 / 60);
+
+/// Spawns the units: one in ten a tank, the rest pedestrians, spread over the
+/// town with a fixed seed.
+fn spawn_units(app: &mut App, world: &TownWorld, agents: u32) {
+    let mesh = &world.navmesh;
+    let polygons = mesh.polygon_count() as u64;
+    for i in 0..u64::from(agents) {
+        let mut rng = UnitRng::new(17, i);
+        let polygon = PolygonId((rng.next_u64() % polygons) as u32);
+        let position = mesh.centroid(polygon);
+        let heading = rng.next_signed() * std::f32::consts::PI;
+        let tank = i % 10 == 0;
+        app.world_mut().spawn((
+            Unit,
+            TurningRadius(if tank { 10.0 } else { 0.8 }),
+            Speed(if tank { 4.5 } else { 1.4 }),
+            Wander {
+                offset: if tank { 20.0 } else { 3.0 },
+                radius: if tank { 8.0 } else { 1.5 },
+                rate: if tank { 0.5 } else { 1.2 },
+            },
+            Transform::from_translation(position.extend(0.0))
+                .with_rotation(Quat::from_rotation_z(heading)),
+        ));
+    }
+}
+
+fn percentile(sorted: &[f64], q: f64) -> f64 {
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+}
+
+/// The floor: what the ECS costs to touch every unit's transform once.
+#[derive(Component)]
+struct FloorMover(Vec2);
+
+#[derive(Resource, Default)]
+struct FloorTiming {
+    started: Option<Instant>,
+    last: Duration,
+}
+
+fn floor_start(mut timing: ResMut<FloorTiming>) {
+    timing.started = Some(Instant::now());
+}
+
+fn floor_move(time: Res<Time>, mut movers: Query<(&mut Transform, &FloorMover)>) {
+    let dt = time.delta_secs();
+    movers.par_iter_mut().for_each(|(mut transform, mover)| {
+        transform.translation += (mover.0 * dt).extend(0.0);
+    });
+}
+
+fn floor_end(mut timing: ResMut<FloorTiming>) {
+    if let Some(started) = timing.started.take() {
+        timing.last = started.elapsed();
+    }
+}
+
+fn headless_app() -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, AssetPlugin::default()));
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(TICK));
+    app
+}
+
+fn measure_floor(agents: u32, ticks: u32, warmup: u32) -> f64 {
+    let mut app = headless_app();
+    app.init_resource::<FloorTiming>()
+        .add_systems(Update, (floor_start, floor_move, floor_end).chain());
+    for i in 0..agents {
+        let angle = i as f32 * 0.618;
+        app.world_mut().spawn((
+            Transform::default(),
+            FloorMover(Vec2::from_angle(angle) * 1.4),
+        ));
+    }
+    let mut times = Vec::with_capacity(ticks as usize);
+    for tick in 0..warmup + ticks + 1 {
+        app.update();
+        if tick > warmup {
+            times.push(app.world().resource::<FloorTiming>().last.as_secs_f64() * 1e3);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    percentile(&times, 0.5)
+}
+
+fn main() -> ExitCode {
+    let options = match parse_options() {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let world = match std::fs::read_to_string(&options.world)
+        .map_err(|e| e.to_string())
+        .and_then(|text| TownWorld::from_ron(&text).map_err(|e| e.to_string()))
+    {
+        Ok(world) => world,
+        Err(message) => {
+            eprintln!("error: cannot load {}: {message}", options.world.display());
+            return ExitCode::FAILURE;
+        }
+    };
+
+    let mut app = headless_app();
+    // One kerb tick per update, with the tick's time.
+    app.add_plugins(KerbPlugin::new(Update));
+    spawn_units(&mut app, &world, options.agents);
+    let handle = app
+        .world_mut()
+        .resource_mut::<Assets<WorldAsset>>()
+        .add(WorldAsset::new(world));
+    app.insert_resource(KerbWorld::new(handle));
+
+    let mut times = Vec::with_capacity(options.ticks as usize);
+    let mut planned_at_warmup = 0;
+    for tick in 0..options.warmup + options.ticks + 1 {
+        app.update();
+        let stats = app.world().resource::<KerbStats>();
+        if tick == options.warmup {
+            planned_at_warmup = stats.planned_total;
+        }
+        if tick > options.warmup {
+            times.push(stats.last_tick.as_secs_f64() * 1e3);
+        }
+    }
+    let stats = app.world().resource::<KerbStats>().clone();
+    times.sort_by(f64::total_cmp);
+    let median = percentile(&times, 0.5);
+    let p95 = percentile(&times, 0.95);
+    let simulated_seconds = f64::from(options.ticks) * TICK.as_secs_f64();
+    let planned_per_second = (stats.planned_total - planned_at_warmup) as f64 / simulated_seconds;
+    let bytes_per_unit = size_of::<Unit>()
+        + size_of::<TurningRadius>()
+        + size_of::<Speed>()
+        + size_of::<UnitPose>()
+        + size_of::<NavLocation>()
+        + size_of::<Motion>()
+        + size_of::<Wander>()
+        + size_of::<WanderMemory>();
+    let floor = measure_floor(options.agents, options.ticks, options.warmup);
+
+    println!("agents:               {}", options.agents);
+    println!(
+        "ticks measured:       {} (after {} warm-up), 60 ticks per simulated second",
+        options.ticks, options.warmup
+    );
+    println!("ms per tick:          median {median:.3}, p95 {p95:.3}");
+    println!(
+        "paths planned:        {planned_per_second:.0} per simulated second ({} in all)",
+        stats.planned_total
+    );
+    println!(
+        "arrived / blocked:    {} / {}",
+        stats.arrived_total, stats.blocked_total
+    );
+    println!("kerb state per unit:  {bytes_per_unit} bytes");
+    println!(
+        "floor (bare transform system): {floor:.3} ms per tick, kerb is {:.1}x the floor",
+        median / floor.max(1e-9)
+    );
+    println!(
+        "agents={} ms_per_tick_median={median:.3} ms_per_tick_p95={p95:.3} floor_ms={floor:.3}",
+        options.agents
+    );
+    ExitCode::SUCCESS
+}
