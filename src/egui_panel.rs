@@ -28,6 +28,7 @@ impl Plugin for KerbEguiPlugin {
             app.add_plugins(UnitGroupsPlugin);
         }
         app.init_resource::<PanelState>()
+            .add_systems(Startup, show_current_seed)
             .add_systems(Update, (count_messages, single_step).chain())
             .add_systems(EguiPrimaryContextPass, draw_panel);
     }
@@ -60,6 +61,11 @@ impl Default for PanelState {
             fps: 0.0,
         }
     }
+}
+
+/// Shows the seed the run actually uses (an app may have set its own).
+fn show_current_seed(settings: Res<KerbSettings>, mut state: ResMut<PanelState>) {
+    state.seed = settings.seed;
 }
 
 fn count_messages(
