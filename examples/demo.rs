@@ -327,25 +327,31 @@ fn setup_scene(mut commands: Commands, world: Res<KerbWorld>, assets: Res<Assets
         // Leave room on the left for the panel.
         Transform::from_translation((center - Vec2::new(view.x * 0.12, 0.0)).extend(100.0)),
     ));
-    commands.spawn((
-        Text::new(HELP),
-        TextFont {
-            font_size: FontSize::Px(15.0),
-            ..default()
-        },
-        TextColor(Color::srgb(0.92, 0.92, 0.88)),
-        BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.6)),
+    commands.spawn(overlay_text(
+        HELP,
         Node {
-            position_type: PositionType::Absolute,
             bottom: Val::Px(10.0),
             right: Val::Px(10.0),
-            padding: UiRect::all(Val::Px(8.0)),
             ..default()
         },
     ));
     commands.spawn((
         StatusText,
-        Text::new(""),
+        overlay_text(
+            "",
+            Node {
+                top: Val::Px(10.0),
+                right: Val::Px(10.0),
+                ..default()
+            },
+        ),
+    ));
+}
+
+/// A block of light text on a dark backing, placed by `node`'s offsets.
+fn overlay_text(text: &str, node: Node) -> impl Bundle {
+    (
+        Text::new(text),
         TextFont {
             font_size: FontSize::Px(15.0),
             ..default()
@@ -354,12 +360,10 @@ fn setup_scene(mut commands: Commands, world: Res<KerbWorld>, assets: Res<Assets
         BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.6)),
         Node {
             position_type: PositionType::Absolute,
-            top: Val::Px(10.0),
-            right: Val::Px(10.0),
             padding: UiRect::all(Val::Px(8.0)),
-            ..default()
+            ..node
         },
-    ));
+    )
 }
 
 /// Gives new units their look: a tank is a hull and a turret with a gun, a

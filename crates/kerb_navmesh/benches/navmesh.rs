@@ -5,7 +5,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use glam::Vec2;
 use kerb_navmesh::generate::grid_world;
 use kerb_navmesh::{NavMesh, PolygonId, WorldFile};
@@ -13,14 +13,15 @@ use kerb_navmesh::{NavMesh, PolygonId, WorldFile};
 /// Units moving together in one measured batch.
 const UNITS: usize = 1024;
 
+#[derive(Clone)]
 struct Unit {
     polygon: PolygonId,
     position: Vec2,
     step: Vec2,
 }
 
-/// Units spread over the whole mesh, each moving 8 cm a step (5 m/s at
-/// 60 Hz) in its own direction (SplitMix64, fixed seed).
+/// Units spread over a `side`-metre square of the mesh, each moving 8 cm a
+/// step (5 m/s at 60 Hz) in its own direction (SplitMix64, fixed seed).
 fn units(mesh: &NavMesh, side: f32) -> Vec<Unit> {
     let mut state = 42u64;
     let mut next = move || {
@@ -87,6 +88,23 @@ fn movement(c: &mut Criterion) {
                 })
             },
         );
+        if polygons > 10_000 {
+            // The same units on the same 100 polygons' worth of ground (a
+            // 10 m square) of the big mesh: the 100-polygon case's work and
+            // cache footprint, so any difference is the mesh's size itself.
+            let mut clustered = units(&mesh, 10.0);
+            group.bench_with_input(
+                BenchmarkId::new("kerb_move_along_clustered", polygons),
+                &mesh,
+                |b, mesh| {
+                    b.iter(|| {
+                        for unit in clustered.iter_mut() {
+                            kerb_step(black_box(mesh), unit);
+                        }
+                    })
+                },
+            );
+        }
         if polygons <= 10_000 {
             let mut seed_units = units(&mesh, side as f32);
             group.bench_with_input(
