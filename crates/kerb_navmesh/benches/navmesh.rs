@@ -92,16 +92,22 @@ fn movement(c: &mut Criterion) {
             // The same units on the same 100 polygons' worth of ground (a
             // 10 m square) of the big mesh: the 100-polygon case's work and
             // cache footprint, so any difference is the mesh's size itself.
-            let mut clustered = units(&mesh, 10.0);
+            // Each batch starts from the cluster again, so the units cannot
+            // drift apart over the run.
+            let clustered = units(&mesh, 10.0);
             group.bench_with_input(
                 BenchmarkId::new("kerb_move_along_clustered", polygons),
                 &mesh,
                 |b, mesh| {
-                    b.iter(|| {
-                        for unit in clustered.iter_mut() {
-                            kerb_step(black_box(mesh), unit);
-                        }
-                    })
+                    b.iter_batched_ref(
+                        || clustered.clone(),
+                        |units| {
+                            for unit in units.iter_mut() {
+                                kerb_step(black_box(mesh), unit);
+                            }
+                        },
+                        BatchSize::SmallInput,
+                    )
                 },
             );
         }
