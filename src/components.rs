@@ -164,6 +164,13 @@ impl Motion {
     pub fn is_moving(&self) -> bool {
         self.travelled < self.path.length()
     }
+
+    /// Drops the path and stands at `pose` (goal and pending work unchanged).
+    pub fn stand_at(&mut self, pose: UnitPose) {
+        self.path = TurningPath::stationary(pose.to_pose());
+        self.travelled = 0.0;
+        self.desired = pose;
+    }
 }
 
 /// A unit's current goal.

@@ -74,11 +74,7 @@ fn draw_navmesh(
     let mesh = &world.navmesh;
     if settings.navmesh {
         for polygon in mesh.polygon_ids() {
-            let corners: Vec<Vec2> = mesh.polygon_vertices(polygon).collect();
-            gizmos.linestrip_2d(
-                corners.iter().copied().chain(corners.first().copied()),
-                NAVMESH,
-            );
+            outline(&mut gizmos, mesh, polygon, NAVMESH);
         }
     }
     if settings.walls {
@@ -86,6 +82,20 @@ fn draw_navmesh(
             gizmos.line_2d(a, b, WALL);
         }
     }
+}
+
+/// Draws a polygon's closed outline.
+fn outline(
+    gizmos: &mut Gizmos<KerbGizmos>,
+    mesh: &kerb_navmesh::NavMesh,
+    polygon: PolygonId,
+    color: Color,
+) {
+    let corners: Vec<Vec2> = mesh.polygon_vertices(polygon).collect();
+    gizmos.linestrip_2d(
+        corners.iter().copied().chain(corners.first().copied()),
+        color,
+    );
 }
 
 /// Draws a path as the unit will drive it: arcs sampled finely, lines as lines.
@@ -154,11 +164,7 @@ fn draw_units(
             if let (Some(polygon), Some(world)) = (location.polygon, world.get(&assets)) {
                 let mesh = &world.navmesh;
                 if polygon < mesh.polygon_count() as u32 {
-                    let corners: Vec<Vec2> = mesh.polygon_vertices(PolygonId(polygon)).collect();
-                    gizmos.linestrip_2d(
-                        corners.iter().copied().chain(corners.first().copied()),
-                        SELECTED,
-                    );
+                    outline(&mut gizmos, mesh, PolygonId(polygon), SELECTED);
                 }
             }
         }

@@ -73,9 +73,7 @@ pub(crate) fn track_world_asset(
             location.polygon = Some(polygon.0);
         }
         // Paths were checked against the old walls.
-        motion.path = TurningPath::stationary(pose.to_pose());
-        motion.travelled = 0.0;
-        motion.desired = *pose;
+        motion.stand_at(*pose);
         motion.pending = match motion.goal {
             Goal::None => Pending::NewTarget,
             _ => Pending::Plan,
@@ -114,9 +112,7 @@ pub(crate) fn place_units(
             heading: forward.y.atan2(forward.x),
         };
         location.polygon = Some(polygon.0);
-        motion.path = TurningPath::stationary(pose.to_pose());
-        motion.travelled = 0.0;
-        motion.desired = *pose;
+        motion.stand_at(*pose);
         if motion.pending == Pending::Nothing {
             motion.pending = Pending::NewTarget;
         }
