@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use glam::Vec2;
-use kerb_navmesh::generate::grid_world;
+use kerb_navmesh::generate::{Random, grid_world};
 use kerb_navmesh::{NavMesh, PolygonId, WorldFile};
 
 /// Units moving together in one measured batch.
@@ -23,14 +23,8 @@ struct Unit {
 /// Units spread over a `side`-metre square of the mesh, each moving 8 cm a
 /// step (5 m/s at 60 Hz) in its own direction (SplitMix64, fixed seed).
 fn units(mesh: &NavMesh, side: f32) -> Vec<Unit> {
-    let mut state = 42u64;
-    let mut next = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
-    };
+    let mut random = Random(42);
+    let mut next = move || random.unit();
     (0..UNITS)
         .map(|_| {
             let position = Vec2::new(next(), next()) * side;

@@ -67,11 +67,14 @@ pub fn grid_world(
     }
 }
 
-/// A deterministic stream of numbers in `[0, 1)` (SplitMix64).
-struct Random(u64);
+/// A deterministic stream of numbers in `[0, 1)` (SplitMix64), for
+/// generated worlds and reproducible test and bench queries.
+#[derive(Clone, Debug)]
+pub struct Random(pub u64);
 
 impl Random {
-    fn next(&mut self) -> f32 {
+    /// The next number in `[0, 1)`.
+    pub fn unit(&mut self) -> f32 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -232,7 +235,7 @@ fn place_buildings(
     size: f32,
     keep_clear: &Disk,
 ) {
-    let split = 0.35 + 0.3 * random.next();
+    let split = 0.35 + 0.3 * random.unit();
     let lots = [
         (min, Vec2::new(size * split, size * 0.5)),
         (
@@ -249,12 +252,12 @@ fn place_buildings(
         ),
     ];
     for (lot_min, lot_size) in lots {
-        if random.next() < 0.12 {
+        if random.unit() < 0.12 {
             continue; // an empty lot
         }
-        let inset = 1.5 + random.next() * 2.0;
+        let inset = 1.5 + random.unit() * 2.0;
         let low = lot_min + inset;
-        let high = lot_min + lot_size - inset * (0.6 + random.next());
+        let high = lot_min + lot_size - inset * (0.6 + random.unit());
         let corners = [
             low,
             Vec2::new(high.x, low.y),

@@ -124,6 +124,40 @@ impl Grid {
         (column, row)
     }
 
+    /// Calls `visit` with every cell within `margin` of the segment `a b`
+    /// (and a few more, never fewer), row by row: a long diagonal touches
+    /// a thin band of cells, not its whole bounding box.
+    pub(crate) fn for_each_cell_near_segment(
+        &self,
+        a: Vec2,
+        b: Vec2,
+        margin: f32,
+        mut visit: impl FnMut(i32, i32),
+    ) {
+        let (_, r0, _, r1) = self.cell_range(Aabb::around([a, b]).grown(margin));
+        let d = b - a;
+        for row in r0..=r1 {
+            let band_min = self.origin.y + row as f32 * self.cell_size - margin;
+            let band_max = band_min + self.cell_size + 2.0 * margin;
+            // The part of the segment whose y lies in this row's band.
+            let (t0, t1) = if d.y.abs() <= f32::EPSILON * (1.0 + d.x.abs()) {
+                (0.0, 1.0)
+            } else {
+                let (u, v) = ((band_min - a.y) / d.y, (band_max - a.y) / d.y);
+                (u.min(v).max(0.0), u.max(v).min(1.0))
+            };
+            if t0 > t1 {
+                continue;
+            }
+            let (x0, x1) = (a.x + d.x * t0, a.x + d.x * t1);
+            let (c0, _) = self.cell_coords(Vec2::new(x0.min(x1) - margin, band_min));
+            let (c1, _) = self.cell_coords(Vec2::new(x0.max(x1) + margin, band_min));
+            for column in c0..=c1 {
+                visit(column, row);
+            }
+        }
+    }
+
     /// The items of the cell at `(column, row)`.
     pub(crate) fn cell(&self, column: i32, row: i32) -> &[u32] {
         if column < 0 || row < 0 || column >= self.columns || row >= self.rows {

@@ -44,42 +44,67 @@ impl NavMesh {
     /// Exact: arcs and lines are intersected with the walls (and, with a
     /// clearance, with the walls' offset lines and end circles). Only moving
     /// outwards counts, so a path that starts on a wall and heads inwards,
-    /// or grazes one, is walkable. A start off the walkable area is a
+    /// grazes one, or ends on one, is walkable. A start off the walkable area is a
     /// violation at distance zero.
     pub fn path_violation(&self, path: &TurningPath, clearance: f32) -> Option<f32> {
         let start = path.start();
         if self.locate(start.position).is_none() {
             return Some(0.0);
         }
-        let clearance = clearance.max(0.0);
+        // From a start on a wall, or on one of the area's corners, the first
+        // crossing sits at distance zero, where rounding can hide it: look
+        // just ahead instead.
+        let step = 1e-4 * (1.0 + start.position.abs().max_element());
+        if path.length() > step && self.is_outside(path.sample(step).position) {
+            return Some(0.0);
+        }
+        self.clearance_violation(path, clearance.max(0.0))
+    }
+
+    /// [`NavMesh::path_violation`] for a path whose start is on the
+    /// walkable area.
+    fn clearance_violation(&self, path: &TurningPath, clearance: f32) -> Option<f32> {
+        let start = path.start();
+        // Meeting a wall where the path ends is arriving on the boundary,
+        // not leaving it; rounding puts such a hit a hair either side.
+        let end_tolerance = 1e-5 * (1.0 + path.end().position.abs().max_element());
+        let last_distance = path.length() - end_tolerance;
         let mut travelled = 0.0;
         let mut first: Option<f32> = None;
         for (index, segment) in path.segments().iter().enumerate() {
-            let bounds = segment_bounds(segment).grown(clearance + 1e-3);
-            let (c0, r0, c1, r1) = self.wall_grid.cell_range(bounds);
-            for row in r0..=r1 {
-                for column in c0..=c1 {
-                    for &wall in self.wall_grid.cell(column, row) {
-                        let (polygon, corner) = self.walls[wall as usize];
-                        let (a, b) = self.edge(PolygonId(polygon), corner as usize);
-                        let inward = self.edges[corner as usize].normal;
-                        if index == 0 && clearance > 0.0 {
-                            let tangent = segment.start_pose().forward();
-                            let q = closest_point_on_segment(a, b, start.position);
-                            let away = start.position - q;
-                            if away.length() < clearance && tangent.dot(away) < 0.0 {
-                                return Some(0.0);
-                            }
-                        }
-                        let violation = first_violation(segment, a, b, inward, clearance);
-                        if let Some(distance) = violation {
-                            let total = travelled + distance;
-                            if first.is_none_or(|f| total < f) {
-                                first = Some(total);
-                            }
-                        }
+            let mut starts_too_close = false;
+            self.for_each_wall_near(segment, clearance + 1e-3, |a, b, inward| {
+                if index == 0 && clearance > 0.0 {
+                    let tangent = segment.start_pose().forward();
+                    let q = closest_point_on_segment(a, b, start.position);
+                    let away = start.position - q;
+                    if away.length() < clearance && tangent.dot(away) < 0.0 {
+                        starts_too_close = true;
                     }
                 }
+                // Crossing the wall itself is checked even with a clearance:
+                // a unit starting inside a wall's clearance band may move
+                // away from the wall, which the band's crossings cannot tell
+                // from moving through it, and a clearance lost in rounding
+                // makes a band of no width.
+                let crossing = first_crossing(segment, a, b, inward)
+                    .filter(|&distance| self.leaves_after(segment, distance));
+                let approach = (clearance > 0.0)
+                    .then(|| first_approach(segment, a, b, inward, clearance))
+                    .flatten();
+                let violation = match (crossing, approach) {
+                    (Some(x), Some(y)) => Some(x.min(y)),
+                    (x, y) => x.or(y),
+                };
+                if let Some(distance) = violation {
+                    let total = travelled + distance;
+                    if total < last_distance && first.is_none_or(|f| total < f) {
+                        first = Some(total);
+                    }
+                }
+            });
+            if starts_too_close {
+                return Some(0.0);
             }
             if first.is_some() {
                 return first;
@@ -87,6 +112,97 @@ impl NavMesh {
             travelled += segment.length();
         }
         first
+    }
+
+    /// Calls `visit` with the ends and inward normal of every wall within
+    /// `margin` of `segment` (and some further away). A line visits the
+    /// band of grid cells along it, an arc its circle's box.
+    fn for_each_wall_near(
+        &self,
+        segment: &Segment,
+        margin: f32,
+        mut visit: impl FnMut(Vec2, Vec2, Vec2),
+    ) {
+        let mut visit_cell = |column: i32, row: i32| {
+            for &wall in self.wall_grid.cell(column, row) {
+                let (polygon, corner) = self.walls[wall as usize];
+                let (a, b) = self.edge(PolygonId(polygon), corner as usize);
+                visit(a, b, self.edges[corner as usize].normal);
+            }
+        };
+        match *segment {
+            Segment::Line {
+                start,
+                direction,
+                length,
+            } => self.wall_grid.for_each_cell_near_segment(
+                start,
+                start + direction * length,
+                margin,
+                visit_cell,
+            ),
+            Segment::Arc { center, radius, .. } => {
+                let bounds = Aabb {
+                    min: center - radius,
+                    max: center + radius,
+                }
+                .grown(margin);
+                let (c0, r0, c1, r1) = self.wall_grid.cell_range(bounds);
+                for row in r0..=r1 {
+                    for column in c0..=c1 {
+                        visit_cell(column, row);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `segment` is off the walkable area just after `distance`,
+    /// where it crossed a wall outwards. Through a wall's end (a corner of
+    /// the walkable area) the crossing can be an artefact: the path leaves
+    /// the wall's line but not the area, which the next wall's line shows.
+    fn leaves_after(&self, segment: &Segment, distance: f32) -> bool {
+        let step = 1e-4 * (1.0 + segment.start_pose().position.abs().max_element());
+        self.is_outside(segment.sample(distance + step).position)
+    }
+
+    /// Whether `p` is off the walkable area by more than rounding: a point
+    /// computed on a wall can land a hair outside it.
+    fn is_outside(&self, p: Vec2) -> bool {
+        let rounding = 1e-6 * (1.0 + p.abs().max_element());
+        self.locate(p).is_none() && self.distance_to_wall(p, rounding) >= rounding
+    }
+
+    /// The distance from `p` to the nearest wall, or `limit` if no wall is
+    /// closer than that. Only the walls within `limit` are looked at.
+    pub fn distance_to_wall(&self, p: Vec2, limit: f32) -> f32 {
+        self.nearest_wall_point(p, limit)
+            .map_or(limit.max(0.0), |q| q.distance(p))
+    }
+
+    /// The closest point of any wall to `p`, if one is within `limit`.
+    pub fn nearest_wall_point(&self, p: Vec2, limit: f32) -> Option<Vec2> {
+        let limit = limit.max(0.0);
+        let (c0, r0, c1, r1) = self
+            .wall_grid
+            .cell_range(Aabb { min: p, max: p }.grown(limit));
+        let mut nearest = None;
+        let mut best = limit;
+        for row in r0..=r1 {
+            for column in c0..=c1 {
+                for &wall in self.wall_grid.cell(column, row) {
+                    let (polygon, corner) = self.walls[wall as usize];
+                    let (a, b) = self.edge(PolygonId(polygon), corner as usize);
+                    let q = closest_point_on_segment(a, b, p);
+                    let distance = q.distance(p);
+                    if distance <= best {
+                        best = distance;
+                        nearest = Some(q);
+                    }
+                }
+            }
+        }
+        nearest
     }
 
     /// The shortest of `candidates` that stays walkable with `clearance`.
@@ -121,23 +237,21 @@ impl NavMesh {
     }
 }
 
-fn segment_bounds(segment: &Segment) -> Aabb {
-    match *segment {
-        Segment::Arc { center, radius, .. } => Aabb {
-            min: center - radius,
-            max: center + radius,
-        },
-        Segment::Line {
-            start,
-            direction,
-            length,
-        } => Aabb::around([start, start + direction * length]),
-    }
+/// The first distance along `segment` where it crosses wall `a b` (inward
+/// normal `inward`) outwards.
+fn first_crossing(segment: &Segment, a: Vec2, b: Vec2, inward: Vec2) -> Option<f32> {
+    let mut first: Option<f32> = None;
+    segment_hits(segment, a, b, &mut |hit: Hit| {
+        if hit.tangent.dot(inward) < 0.0 && first.is_none_or(|f| hit.distance < f) {
+            first = Some(hit.distance);
+        }
+    });
+    first
 }
 
-/// The first distance along `segment` where it leaves through wall `a b`
-/// (inward normal `inward`) or enters its clearance capsule.
-fn first_violation(
+/// The first distance along `segment` where it enters the band of
+/// `clearance` around wall `a b` (inward normal `inward`).
+fn first_approach(
     segment: &Segment,
     a: Vec2,
     b: Vec2,
@@ -146,30 +260,26 @@ fn first_violation(
 ) -> Option<f32> {
     let mut first: Option<f32> = None;
     let mut consider = |hit: Hit| {
-        let violates = if clearance > 0.0 {
-            // Entering the capsule: moving against its outward normal.
-            let outward = hit.point - closest_point_on_segment(a, b, hit.point);
-            hit.tangent.dot(outward) < 0.0
-        } else {
-            // Crossing the wall outwards.
-            hit.tangent.dot(inward) < 0.0
-        };
-        if violates && first.is_none_or(|f| hit.distance < f) {
+        // Entering the band: moving against its outward normal.
+        let outward = hit.point - closest_point_on_segment(a, b, hit.point);
+        if hit.tangent.dot(outward) < 0.0 && first.is_none_or(|f| hit.distance < f) {
             first = Some(hit.distance);
         }
     };
-    if clearance > 0.0 {
-        let offset = inward * clearance;
-        for (from, to) in [(a + offset, b + offset), (a - offset, b - offset)] {
-            segment_hits(segment, from, to, &mut consider);
-        }
-        circle_hits(segment, a, clearance, &mut consider);
-        circle_hits(segment, b, clearance, &mut consider);
-    } else {
-        segment_hits(segment, a, b, &mut consider);
+    let offset = inward * clearance;
+    for (from, to) in [(a + offset, b + offset), (a - offset, b - offset)] {
+        segment_hits(segment, from, to, &mut consider);
     }
+    circle_hits(segment, a, clearance, &mut consider);
+    circle_hits(segment, b, clearance, &mut consider);
     first
 }
+
+/// The parameters along a wall that count as on it: a little past each end,
+/// so that a path through a wall's corner meets both walls there despite
+/// rounding. A meeting that is not a real crossing is then ruled out by
+/// looking just past it ([`NavMesh::leaves_after`]).
+const ON_WALL: std::ops::RangeInclusive<f32> = -1e-5..=1.0 + 1e-5;
 
 /// Where `segment` meets the straight segment `from to`.
 fn segment_hits(segment: &Segment, from: Vec2, to: Vec2, emit: &mut impl FnMut(Hit)) {
@@ -181,13 +291,16 @@ fn segment_hits(segment: &Segment, from: Vec2, to: Vec2, emit: &mut impl FnMut(H
             length,
         } => {
             let denominator = direction.perp_dot(edge);
-            if denominator.abs() <= 1e-12 * edge.length() {
-                return; // parallel: grazing along a wall is not leaving it
+            // Within a millionth of a radian of parallel (as in
+            // `move_along`): running along a wall is not leaving it, and a
+            // line from a wall's corner to a point on that wall is one.
+            if denominator.abs() <= 1e-6 * edge.length() {
+                return;
             }
             let offset = from - start;
             let s = offset.perp_dot(edge) / denominator;
             let t = offset.perp_dot(direction) / denominator;
-            if (0.0..=length).contains(&s) && (0.0..=1.0).contains(&t) {
+            if (0.0..=length).contains(&s) && ON_WALL.contains(&t) {
                 emit(Hit {
                     distance: s,
                     point: start + direction * s,
@@ -205,7 +318,7 @@ fn segment_hits(segment: &Segment, from: Vec2, to: Vec2, emit: &mut impl FnMut(H
             let qb = 2.0 * edge.dot(relative);
             let qc = relative.length_squared() - radius * radius;
             for t in quadratic_roots(qa, qb, qc) {
-                if (0.0..=1.0).contains(&t) {
+                if ON_WALL.contains(&t) {
                     arc_point_hit(segment, from + edge * t, emit);
                 }
             }
@@ -221,12 +334,15 @@ fn circle_hits(segment: &Segment, q: Vec2, r: f32, emit: &mut impl FnMut(Hit)) {
             direction,
             length,
         } => {
-            let relative = start - q;
-            for s in quadratic_roots(
-                1.0,
-                2.0 * direction.dot(relative),
-                relative.length_squared() - r * r,
-            ) {
+            // From the point of closest approach, not from the start: a
+            // far start would cancel the circle's radius away in rounding.
+            let closest = direction.dot(q - start);
+            let miss = (start + direction * closest).distance_squared(q);
+            if miss > r * r {
+                return;
+            }
+            let half_chord = (r * r - miss).sqrt();
+            for s in [closest - half_chord, closest + half_chord] {
                 if (0.0..=length).contains(&s) {
                     emit(Hit {
                         distance: s,

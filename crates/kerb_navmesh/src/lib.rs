@@ -9,21 +9,34 @@
 //! [`NavMesh::nearest_point`]), moves units while keeping them on the walkable
 //! area and sliding them along walls ([`NavMesh::move_along`]), and checks
 //! whether a turning path stays walkable, exactly ([`NavMesh::path_violation`]).
+//!
+//! Across the town, [`NavMesh::plan_route`] finds a [`Route`]: an A*
+//! corridor of polygons, pulled into the shortest polyline by the funnel
+//! algorithm, then driven with turning paths of the unit's radius that each
+//! pass the legality check.
 
+mod corridor;
 mod error;
 mod format;
+mod funnel;
 pub mod generate;
 mod grid;
 mod legality;
 mod locate;
 mod mesh;
 mod movement;
+mod route;
+mod route_error;
+mod smoothing;
 mod validate;
 
 pub use error::{PolygonRef, WorldError};
 pub use format::{Model, ModelKind, WorldFile};
+pub use funnel::Portal;
 pub use grid::Aabb;
 pub use legality::WalkablePlan;
 pub use mesh::{EdgeLink, NavMesh, PolygonId, closest_point_on_segment};
 pub use movement::MoveResult;
+pub use route::{Route, RouteGoal};
+pub use route_error::RouteError;
 pub use validate::{SceneryModel, World};

@@ -62,6 +62,14 @@ pub struct NavMesh {
     /// Wall edges as (polygon, corner) pairs, and a grid over them.
     pub(crate) walls: Vec<(u32, u32)>,
     pub(crate) wall_grid: Grid,
+    /// The connected piece of walkable area each polygon belongs to.
+    pub(crate) islands: Vec<u32>,
+    /// Whether each vertex ends a wall edge, i.e. is a corner a unit can
+    /// brush against.
+    pub(crate) on_wall: Vec<bool>,
+    /// Whether each vertex is a wall corner the walkable area wraps round
+    /// (it spans more than half a turn there): where shortest paths bend.
+    pub(crate) reflex: Vec<bool>,
 }
 
 impl NavMesh {
@@ -152,16 +160,21 @@ impl NavMesh {
     /// the flat corner table) of `polygon`.
     #[inline]
     pub(crate) fn edge(&self, polygon: PolygonId, corner: usize) -> (Vec2, Vec2) {
+        let (from, to) = self.edge_vertex_indices(polygon, corner);
+        (self.vertices[from], self.vertices[to])
+    }
+
+    /// The vertex indices at the ends of the edge leaving corner `corner`
+    /// (an index into the flat corner table) of `polygon`.
+    #[inline]
+    pub(crate) fn edge_vertex_indices(&self, polygon: PolygonId, corner: usize) -> (usize, usize) {
         let range = self.corner_range(polygon);
         let next = if corner + 1 == range.end {
             range.start
         } else {
             corner + 1
         };
-        (
-            self.vertices[self.corners[corner] as usize],
-            self.vertices[self.corners[next] as usize],
-        )
+        (self.corners[corner] as usize, self.corners[next] as usize)
     }
 
     /// The side of `p` relative to the edge `from -> to`: positive on the
@@ -272,6 +285,63 @@ impl NavMesh {
         center
     }
 
+    /// The connected piece of walkable area (island) `polygon` belongs to:
+    /// two polygons are connected by a walk exactly when their islands match.
+    #[inline]
+    pub fn island(&self, polygon: PolygonId) -> u32 {
+        self.islands[polygon.index()]
+    }
+
+    /// Labels every polygon with its island by flooding the adjacency graph.
+    pub(crate) fn label_islands(&mut self) {
+        const UNLABELLED: u32 = u32::MAX;
+        let mut islands = vec![UNLABELLED; self.polygon_count()];
+        let mut stack = Vec::new();
+        let mut next_island = 0;
+        for seed in 0..islands.len() {
+            if islands[seed] != UNLABELLED {
+                continue;
+            }
+            islands[seed] = next_island;
+            stack.push(seed as u32);
+            while let Some(polygon) = stack.pop() {
+                for neighbor in self.neighbors(PolygonId(polygon)) {
+                    if islands[neighbor.index()] == UNLABELLED {
+                        islands[neighbor.index()] = next_island;
+                        stack.push(neighbor.0);
+                    }
+                }
+            }
+            next_island += 1;
+        }
+        self.islands = islands;
+        let mut on_wall = vec![false; self.vertices.len()];
+        for &(polygon, corner) in &self.walls {
+            let (from, to) = self.edge_vertex_indices(PolygonId(polygon), corner as usize);
+            on_wall[from] = true;
+            on_wall[to] = true;
+        }
+        let mut walkable_angle = vec![0.0f64; self.vertices.len()];
+        for polygon in 0..self.polygon_count() {
+            let corners = self.polygon_vertex_indices(PolygonId(polygon as u32));
+            let n = corners.len();
+            for (i, &at) in corners.iter().enumerate() {
+                let here = self.vertices[at as usize].as_dvec2();
+                let previous = self.vertices[corners[(i + n - 1) % n] as usize].as_dvec2();
+                let next = self.vertices[corners[(i + 1) % n] as usize].as_dvec2();
+                walkable_angle[at as usize] += (next - here)
+                    .angle_to(previous - here)
+                    .rem_euclid(std::f64::consts::TAU);
+            }
+        }
+        self.reflex = walkable_angle
+            .iter()
+            .zip(&on_wall)
+            .map(|(&angle, &wall)| wall && angle > std::f64::consts::PI + 1e-9)
+            .collect();
+        self.on_wall = on_wall;
+    }
+
     /// Approximate heap memory in bytes, for reports.
     pub fn heap_bytes(&self) -> usize {
         self.vertices.len() * 8
@@ -280,6 +350,9 @@ impl NavMesh {
             + self.centroids.len() * 8
             + self.bounds.len() * 16
             + self.walls.len() * 8
+            + self.islands.len() * 4
+            + self.on_wall.len()
+            + self.reflex.len()
             + self.polygon_grid.heap_bytes()
             + self.wall_grid.heap_bytes()
     }

@@ -368,7 +368,7 @@ impl MeshBuilder {
             })
             .collect();
         let wall_grid = Grid::build(total_bounds, cell_size, &wall_bounds);
-        let mesh = NavMesh {
+        let mut mesh = NavMesh {
             vertices,
             starts,
             corners,
@@ -379,8 +379,12 @@ impl MeshBuilder {
             polygon_grid,
             walls,
             wall_grid,
+            islands: Vec::new(),
+            on_wall: Vec::new(),
+            reflex: Vec::new(),
         };
         check_t_junctions(&mesh, &self.origins)?;
+        mesh.label_islands();
         Ok(mesh)
     }
 

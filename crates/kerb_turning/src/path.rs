@@ -20,6 +20,8 @@ pub enum PathWord {
     /// Already there: no movement.
     #[default]
     Empty,
+    /// Drive straight, no turn ([`TurningPath::straight`]).
+    S,
     /// Turn left, then drive straight (to a point).
     Ls,
     /// Turn right, then drive straight (to a point).
@@ -77,6 +79,26 @@ impl TurningPath {
             length: 0.0,
             segments: [NO_SEGMENT; MAX_SEGMENTS],
         }
+    }
+
+    /// The straight line from `from` to `to`, facing along it. From a
+    /// point to itself it is [`TurningPath::stationary`] facing +x.
+    pub fn straight(from: Vec2, to: Vec2) -> Self {
+        let offset = (to.as_dvec2() - from.as_dvec2()).as_vec2();
+        let length = offset.length();
+        let Some(direction) = offset.try_normalize() else {
+            return Self::stationary(Pose::new(from, 0.0));
+        };
+        let mut path = Self::stationary(Pose::new(from, direction.to_angle()));
+        path.word = PathWord::S;
+        path.segment_count = 1;
+        path.length = length;
+        path.segments[0] = Segment::Line {
+            start: from,
+            direction,
+            length,
+        };
+        path
     }
 
     /// Where and how the path starts.

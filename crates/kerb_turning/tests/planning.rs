@@ -334,3 +334,19 @@ proptest! {
         prop_assert!(best <= ours + grid + tolerance, "ours {ours} far below search {best}");
     }
 }
+
+#[test]
+fn straight_paths() {
+    let path = TurningPath::straight(Vec2::new(1.0, 2.0), Vec2::new(4.0, 6.0));
+    assert_eq!(path.word(), PathWord::S);
+    assert_eq!(path.length(), 5.0);
+    assert_eq!(path.start().position, Vec2::new(1.0, 2.0));
+    assert!((path.start().heading - (4.0f32).atan2(3.0)).abs() < 1e-6);
+    assert!(path.end().position.distance(Vec2::new(4.0, 6.0)) < 1e-6);
+    assert!(path.sample(2.5).position.distance(Vec2::new(2.5, 4.0)) < 1e-6);
+    // A point to itself stands still.
+    let still = TurningPath::straight(Vec2::ONE, Vec2::ONE);
+    assert_eq!(still.length(), 0.0);
+    assert_eq!(still.word(), PathWord::Empty);
+    assert_eq!(still.end().position, Vec2::ONE);
+}

@@ -1,0 +1,75 @@
+//! Routes across the whole town, smoothing included, against `polyanya`'s
+//! any-angle search alone between the same points on the same polygons.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use glam::Vec2;
+use kerb_navmesh::generate::Random;
+use kerb_navmesh::{NavMesh, RouteGoal, World};
+use kerb_turning::Pose;
+
+#[path = "../tests/support/polyanya_mesh.rs"]
+mod polyanya_mesh;
+use polyanya_mesh::{polyanya_mesh, to_polyanya};
+
+const TOWN: &str = include_str!("../../../assets/worlds/town.world.ron");
+
+/// Query pairs per run; each timed query takes the next pair.
+const QUERIES: usize = 64;
+
+/// Start poses and goals in the middle of town polygons, at least 60% of
+/// the town's diagonal apart (so across town), from a fixed seed.
+fn queries(mesh: &NavMesh) -> Vec<(Pose, Vec2)> {
+    let bounds = mesh.bounds();
+    let diagonal = bounds.min.distance(bounds.max);
+    let mut random = Random(7);
+    let point = |random: &mut Random| {
+        let p = bounds.min + (bounds.max - bounds.min) * Vec2::new(random.unit(), random.unit());
+        mesh.nearest_point(p)
+            .map(|(_, polygon)| mesh.centroid(polygon))
+    };
+    let mut pairs = Vec::with_capacity(QUERIES);
+    while pairs.len() < QUERIES {
+        let (Some(start), Some(goal)) = (point(&mut random), point(&mut random)) else {
+            continue;
+        };
+        if start.distance(goal) >= 0.6 * diagonal {
+            let heading = random.unit() * std::f32::consts::TAU;
+            pairs.push((Pose::new(start, heading), goal));
+        }
+    }
+    pairs
+}
+
+fn routes(c: &mut Criterion) {
+    let mesh = World::from_ron(TOWN).expect("the town is valid").navmesh;
+    let baseline = polyanya_mesh(&mesh);
+    let pairs = queries(&mesh);
+    let mut group = c.benchmark_group("route_across_town");
+    group.measurement_time(Duration::from_secs(4));
+    group.warm_up_time(Duration::from_secs(1));
+    for (name, radius, clearance) in [("pedestrian", 0.8, 0.3), ("tank", 11.0, 1.5)] {
+        group.bench_function(BenchmarkId::new("kerb_route", name), |b| {
+            let mut next = 0;
+            b.iter(|| {
+                let (start, goal) = pairs[next % pairs.len()];
+                next += 1;
+                black_box(mesh.plan_route(start, RouteGoal::Point(goal), radius, clearance))
+            })
+        });
+    }
+    group.bench_function(BenchmarkId::new("polyanya_search", "point"), |b| {
+        let mut next = 0;
+        b.iter(|| {
+            let (start, goal) = pairs[next % pairs.len()];
+            next += 1;
+            black_box(baseline.path(to_polyanya(start.position), to_polyanya(goal)))
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, routes);
+criterion_main!(benches);

@@ -1,0 +1,177 @@
+//! Routes across the walkable area: the corridor, its string-pulled polyline
+//! and the turning paths that drive it at the unit's radius.
+
+use glam::Vec2;
+use kerb_turning::{PlanError, Pose, TurningPath};
+
+use crate::mesh::{NavMesh, PolygonId};
+use crate::route_error::RouteError;
+use crate::smoothing::Driver;
+
+/// How much of a goal's own distance from the walls the last leg must keep,
+/// when the goal is closer to a wall than the clearance: rounding must not
+/// make the goal itself too close.
+const GOAL_CLEARANCE_SHARE: f32 = 0.99;
+
+/// Where a route ends.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RouteGoal {
+    /// Reach a point, facing whichever way the last turn ends.
+    Point(Vec2),
+    /// Reach a point facing the pose's heading.
+    Pose(Pose),
+}
+
+impl RouteGoal {
+    /// Where the route ends.
+    pub fn position(&self) -> Vec2 {
+        match *self {
+            RouteGoal::Point(point) => point,
+            RouteGoal::Pose(pose) => pose.position,
+        }
+    }
+
+    /// The required final heading, if any.
+    pub fn heading(&self) -> Option<f32> {
+        match *self {
+            RouteGoal::Point(_) => None,
+            RouteGoal::Pose(pose) => Some(pose.heading),
+        }
+    }
+}
+
+/// A drivable route: turning paths ("legs") chained end to start, so the
+/// position and heading are continuous along it, each of which stays on the
+/// walkable area with the clearance it was planned for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Route {
+    pub(crate) corridor: Vec<PolygonId>,
+    pub(crate) polyline: Vec<Vec2>,
+    pub(crate) legs: Vec<TurningPath>,
+    /// Distance along the route at which each leg starts.
+    pub(crate) leg_starts: Vec<f32>,
+    pub(crate) length: f32,
+}
+
+impl Route {
+    pub(crate) fn new(
+        corridor: Vec<PolygonId>,
+        polyline: Vec<Vec2>,
+        legs: Vec<TurningPath>,
+    ) -> Route {
+        let mut leg_starts = Vec::with_capacity(legs.len());
+        let mut length = 0.0;
+        for leg in &legs {
+            leg_starts.push(length);
+            length += leg.length();
+        }
+        Route {
+            corridor,
+            polyline,
+            legs,
+            leg_starts,
+            length,
+        }
+    }
+
+    /// The polygons the route was searched through, start to goal.
+    pub fn corridor(&self) -> &[PolygonId] {
+        &self.corridor
+    }
+
+    /// The shortest polyline through the corridor (with clearance at
+    /// corners), which the legs smooth: start, corners, goal.
+    pub fn polyline(&self) -> &[Vec2] {
+        &self.polyline
+    }
+
+    /// The polyline's length.
+    pub fn polyline_length(&self) -> f32 {
+        self.polyline.windows(2).map(|w| w[0].distance(w[1])).sum()
+    }
+
+    /// The turning paths to drive, in order; each starts where the previous
+    /// ends, with the same heading.
+    pub fn legs(&self) -> &[TurningPath] {
+        &self.legs
+    }
+
+    /// Total driving distance.
+    pub fn length(&self) -> f32 {
+        self.length
+    }
+
+    /// The pose the route starts at.
+    pub fn start(&self) -> Pose {
+        self.legs
+            .first()
+            .map_or(Pose::new(Vec2::ZERO, 0.0), TurningPath::start)
+    }
+
+    /// The pose the route ends at.
+    pub fn end(&self) -> Pose {
+        self.legs.last().map_or(self.start(), TurningPath::end)
+    }
+
+    /// The pose `distance` along the route (clamped to it), computed from
+    /// the leg it falls in.
+    pub fn sample(&self, distance: f32) -> Pose {
+        let leg = self
+            .leg_starts
+            .partition_point(|&start| start <= distance)
+            .saturating_sub(1);
+        match self.legs.get(leg) {
+            Some(path) => path.sample(distance - self.leg_starts[leg]),
+            None => self.start(),
+        }
+    }
+}
+
+impl NavMesh {
+    /// A route from `start` to `goal` that a unit turning no tighter than
+    /// `radius` can drive while staying `clearance` from the walls.
+    ///
+    /// A* finds the corridor of polygons ([`NavMesh::find_corridor`]), the
+    /// funnel pulls it into the shortest polyline ([`NavMesh::string_pull`]),
+    /// and the polyline is driven with turning paths that each pass the exact
+    /// legality check ([`NavMesh::path_violation`]): corners are skipped
+    /// where a longer turning path is walkable, and a corner too tight for
+    /// the radius is taken wider. A goal closer to a wall than `clearance`
+    /// is approached as close as it is. Errors say why there is no route.
+    pub fn plan_route(
+        &self,
+        start: Pose,
+        goal: RouteGoal,
+        radius: f32,
+        clearance: f32,
+    ) -> Result<Route, RouteError> {
+        if !start.is_finite() {
+            return Err(PlanError::NonFinite { what: "start pose" }.into());
+        }
+        let finite_goal = match goal {
+            RouteGoal::Point(point) => point.is_finite(),
+            RouteGoal::Pose(pose) => pose.is_finite(),
+        };
+        if !finite_goal {
+            return Err(PlanError::NonFinite { what: "goal" }.into());
+        }
+        if !(radius.is_finite() && radius > 0.0) {
+            return Err(PlanError::InvalidRadius(radius).into());
+        }
+        let corridor = self.find_corridor(start.position, goal.position(), clearance)?;
+        let polyline = self.string_pull(start.position, goal.position(), &corridor, clearance);
+        let clearance = clearance.max(0.0);
+        let goal_clearance =
+            self.distance_to_wall(goal.position(), clearance) * GOAL_CLEARANCE_SHARE;
+        let driver = Driver {
+            mesh: self,
+            polyline: &polyline,
+            radius,
+            clearance,
+            goal_clearance: goal_clearance.min(clearance),
+            final_heading: goal.heading(),
+        };
+        let legs = driver.drive(start)?;
+        Ok(Route::new(corridor, polyline, legs))
+    }
+}

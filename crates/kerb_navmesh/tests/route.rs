@@ -1,0 +1,462 @@
+//! Routes: corridor search, string pulling and turning-radius smoothing.
+
+use std::sync::LazyLock;
+
+use glam::Vec2;
+use kerb_navmesh::{
+    NavMesh, PolygonId, Route, RouteError, RouteGoal, World, closest_point_on_segment,
+};
+use kerb_turning::{Pose, Segment, TurningPath};
+use proptest::prelude::*;
+
+const SMALL: &str = include_str!("../../../assets/worlds/small.world.ron");
+const TOWN: &str = include_str!("../../../assets/worlds/town.world.ron");
+
+static TOWN_MESH: LazyLock<NavMesh> =
+    LazyLock::new(|| World::from_ron(TOWN).expect("the town is valid").navmesh);
+
+/// The town's visibility graph: the exact shortest path oracle.
+static TOWN_VISIBILITY: LazyLock<VisibilityGraph> =
+    LazyLock::new(|| VisibilityGraph::new(&TOWN_MESH));
+
+/// Shortest paths by brute force: in a polygonal domain the shortest path
+/// bends only at reflex corners of the walkable area (corners where it
+/// spans more than half a turn), so Dijkstra over the graph of mutually
+/// visible corners, start and goal finds it exactly.
+struct VisibilityGraph {
+    corners: Vec<Vec2>,
+    /// `seen[i]` lists `(j, distance)` for every corner `j` visible from `i`.
+    seen: Vec<Vec<(usize, f32)>>,
+}
+
+impl VisibilityGraph {
+    fn new(mesh: &NavMesh) -> VisibilityGraph {
+        let mut angle_at = vec![0.0f64; mesh.vertices().len()];
+        for polygon in mesh.polygon_ids() {
+            let corners = mesh.polygon_vertex_indices(polygon);
+            let n = corners.len();
+            for i in 0..n {
+                let at = mesh.vertices()[corners[i] as usize].as_dvec2();
+                let previous = mesh.vertices()[corners[(i + n - 1) % n] as usize].as_dvec2();
+                let next = mesh.vertices()[corners[(i + 1) % n] as usize].as_dvec2();
+                let turn = (next - at).angle_to(previous - at);
+                angle_at[corners[i] as usize] += turn.rem_euclid(std::f64::consts::TAU);
+            }
+        }
+        let on_wall: std::collections::HashSet<(u32, u32)> = mesh
+            .walls()
+            .flat_map(|(a, b)| [a, b])
+            .map(|v| (v.x.to_bits(), v.y.to_bits()))
+            .collect();
+        let corners: Vec<Vec2> = mesh
+            .vertices()
+            .iter()
+            .zip(&angle_at)
+            .filter(|(v, angle)| {
+                **angle > std::f64::consts::PI + 1e-9
+                    && on_wall.contains(&(v.x.to_bits(), v.y.to_bits()))
+            })
+            .map(|(v, _)| *v)
+            .collect();
+        let seen = corners
+            .iter()
+            .map(|&a| {
+                corners
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &b)| b != a && visible(mesh, a, b))
+                    .map(|(j, &b)| (j, a.distance(b)))
+                    .collect()
+            })
+            .collect();
+        VisibilityGraph { corners, seen }
+    }
+
+    fn shortest(&self, mesh: &NavMesh, start: Vec2, goal: Vec2) -> Option<f32> {
+        if visible(mesh, start, goal) {
+            return Some(start.distance(goal));
+        }
+        let to_goal: Vec<Option<f32>> = self
+            .corners
+            .iter()
+            .map(|&c| visible(mesh, c, goal).then(|| c.distance(goal)))
+            .collect();
+        let mut best = vec![f32::INFINITY; self.corners.len()];
+        let mut done = vec![false; self.corners.len()];
+        for (i, &c) in self.corners.iter().enumerate() {
+            if visible(mesh, start, c) {
+                best[i] = start.distance(c);
+            }
+        }
+        let mut answer = f32::INFINITY;
+        while let Some(i) = (0..best.len())
+            .filter(|&i| !done[i] && best[i].is_finite())
+            .min_by(|&a, &b| best[a].total_cmp(&best[b]))
+        {
+            done[i] = true;
+            if best[i] >= answer {
+                break;
+            }
+            if let Some(last) = to_goal[i] {
+                answer = answer.min(best[i] + last);
+            }
+            for &(j, d) in &self.seen[i] {
+                best[j] = best[j].min(best[i] + d);
+            }
+        }
+        answer.is_finite().then_some(answer)
+    }
+}
+
+/// Whether the straight line `a b` stays on the walkable area.
+fn visible(mesh: &NavMesh, a: Vec2, b: Vec2) -> bool {
+    mesh.path_violation(&TurningPath::straight(a, b), 0.0)
+        .is_none()
+}
+
+fn small() -> NavMesh {
+    World::from_ron(SMALL)
+        .expect("the small world is valid")
+        .navmesh
+}
+
+fn ids(raw: &[u32]) -> Vec<PolygonId> {
+    raw.iter().copied().map(PolygonId).collect()
+}
+
+fn polyline_length(points: &[Vec2]) -> f32 {
+    points.windows(2).map(|w| w[0].distance(w[1])).sum()
+}
+
+#[test]
+fn known_route_on_the_small_world() {
+    let mesh = small();
+    let (start, goal) = (Vec2::new(5.0, 5.0), Vec2::new(15.0, 24.0));
+    let corridor = mesh.find_corridor(start, goal, 0.0).unwrap();
+    assert_eq!(corridor, ids(&[0, 1, 2, 4]));
+    let polyline = mesh.string_pull(start, goal, &corridor, 0.0);
+    assert_eq!(polyline, vec![start, Vec2::new(10.0, 10.0), goal]);
+    let expected = 50f32.sqrt() + 221f32.sqrt();
+    assert!((polyline_length(&polyline) - expected).abs() < 1e-4);
+
+    // With a clearance of 1 m the corner at (10, 10), a wall corner, moves
+    // out of the bend just far enough that both pieces pass it at 1 m.
+    let corner = Vec2::new(10.0, 10.0);
+    let clear = mesh.string_pull(start, goal, &corridor, 1.0);
+    assert_eq!(clear.len(), 3);
+    assert_eq!((clear[0], clear[2]), (start, goal));
+    let moved = clear[1].distance(corner);
+    assert!((1.0..1.1).contains(&moved), "moved {moved}");
+    for piece in clear.windows(2) {
+        let passes = closest_point_on_segment(piece[0], piece[1], corner).distance(corner);
+        assert!((1.0..=moved).contains(&passes), "passes at {passes}");
+    }
+    assert!(clear[1].x > 10.0 && clear[1].y < 10.0, "{}", clear[1]);
+    let polyline = clear;
+    let expected = polyline_length(&polyline);
+
+    // Driven by a pedestrian that starts facing east.
+    let route = mesh
+        .plan_route(Pose::new(start, 0.0), RouteGoal::Point(goal), 0.5, 1.0)
+        .unwrap();
+    assert_eq!(route.corridor(), &ids(&[0, 1, 2, 4])[..]);
+    assert_eq!(route.polyline(), &polyline[..]);
+    check_route(
+        &mesh,
+        &route,
+        Pose::new(start, 0.0),
+        goal,
+        None,
+        0.5,
+        1.0,
+        None,
+    );
+    assert!(route.length() < expected + 1.0, "{}", route.length());
+}
+
+#[test]
+fn a_route_within_one_polygon_or_to_itself() {
+    let mesh = small();
+    let start = Pose::new(Vec2::new(2.0, 2.0), 0.0);
+    let route = mesh
+        .plan_route(start, RouteGoal::Point(Vec2::new(8.0, 8.0)), 1.0, 0.0)
+        .unwrap();
+    assert_eq!(route.corridor(), &ids(&[0])[..]);
+    assert_eq!(route.polyline(), &[start.position, Vec2::new(8.0, 8.0)][..]);
+    check_route(
+        &mesh,
+        &route,
+        start,
+        Vec2::new(8.0, 8.0),
+        None,
+        1.0,
+        0.0,
+        None,
+    );
+
+    let route = mesh
+        .plan_route(start, RouteGoal::Point(start.position), 1.0, 0.0)
+        .unwrap();
+    assert_eq!(route.length(), 0.0);
+    assert_eq!(route.end(), start);
+}
+
+#[test]
+fn a_route_can_arrive_with_a_heading() {
+    let mesh = small();
+    let start = Pose::new(Vec2::new(5.0, 5.0), 0.0);
+    let goal = Pose::new(Vec2::new(25.0, 5.0), std::f32::consts::FRAC_PI_2);
+    let route = mesh
+        .plan_route(start, RouteGoal::Pose(goal), 1.0, 0.5)
+        .unwrap();
+    check_route(
+        &mesh,
+        &route,
+        start,
+        goal.position,
+        Some(goal.heading),
+        1.0,
+        0.5,
+        None,
+    );
+}
+
+#[test]
+fn unreachable_and_bad_queries_are_typed_errors() {
+    let mesh = small();
+    let start = Pose::new(Vec2::new(5.0, 5.0), 0.0);
+    let island = Vec2::new(42.0, 41.0);
+    assert!(matches!(
+        mesh.plan_route(start, RouteGoal::Point(island), 1.0, 0.0),
+        Err(RouteError::Unreachable { .. })
+    ));
+    assert!(matches!(
+        mesh.find_corridor(start.position, island, 0.0),
+        Err(RouteError::Unreachable { .. })
+    ));
+    assert_eq!(
+        mesh.plan_route(start, RouteGoal::Point(Vec2::new(5.0, 15.0)), 1.0, 0.0),
+        Err(RouteError::GoalOffMesh {
+            goal: Vec2::new(5.0, 15.0)
+        })
+    );
+    assert!(matches!(
+        mesh.plan_route(
+            Pose::new(Vec2::new(-5.0, 5.0), 0.0),
+            RouteGoal::Point(island),
+            1.0,
+            0.0
+        ),
+        Err(RouteError::StartOffMesh { .. })
+    ));
+    for radius in [0.0, -1.0, f32::NAN, f32::INFINITY] {
+        assert!(matches!(
+            mesh.plan_route(start, RouteGoal::Point(Vec2::new(25.0, 5.0)), radius, 0.0),
+            Err(RouteError::Invalid(_))
+        ));
+    }
+    assert!(matches!(
+        mesh.plan_route(start, RouteGoal::Point(Vec2::NAN), 1.0, 0.0),
+        Err(RouteError::Invalid(_))
+    ));
+    // Every portal out of the first square is 10 m between walls.
+    assert!(matches!(
+        mesh.plan_route(start, RouteGoal::Point(Vec2::new(15.0, 15.0)), 1.0, 6.0),
+        Err(RouteError::TooNarrow { .. })
+    ));
+}
+
+#[test]
+fn a_turn_too_tight_for_the_radius_is_reported() {
+    // A corridor 2 m wide with a right-angle bend: a unit with a 10 m
+    // turning circle cannot take it without reversing.
+    let mesh = kerb_navmesh::generate::grid_world(10, 10, 1.0, |c, r| c >= 2 && r >= 2)
+        .validate()
+        .unwrap()
+        .navmesh;
+    let start = Pose::new(Vec2::new(5.0, 1.0), std::f32::consts::PI);
+    let goal = Vec2::new(1.0, 8.0);
+    assert!(matches!(
+        mesh.plan_route(start, RouteGoal::Point(goal), 10.0, 0.0),
+        Err(RouteError::Undrivable { .. })
+    ));
+    let route = mesh
+        .plan_route(start, RouteGoal::Point(goal), 0.5, 0.0)
+        .unwrap();
+    check_route(&mesh, &route, start, goal, None, 0.5, 0.0, None);
+}
+
+#[test]
+fn tanks_take_corners_wider_than_pedestrians() {
+    let mesh = &*TOWN_MESH;
+    // Along the bottom street, then up the second street: one corner.
+    let start = Pose::new(Vec2::new(20.0, 6.0), 0.0);
+    let goal = Vec2::new(66.0, 120.0);
+    let walker = mesh
+        .plan_route(start, RouteGoal::Point(goal), 0.8, 0.3)
+        .unwrap();
+    let tank = mesh
+        .plan_route(start, RouteGoal::Point(goal), 11.0, 1.5)
+        .unwrap();
+    check_route(mesh, &walker, start, goal, None, 0.8, 0.3, None);
+    check_route(mesh, &tank, start, goal, None, 11.0, 1.5, None);
+    // The walker hugs the polyline, the tank swings out.
+    let gap = |route: &Route| route.length() - route.polyline_length();
+    assert!(
+        gap(&walker) < gap(&tank),
+        "{} vs {}",
+        gap(&walker),
+        gap(&tank)
+    );
+}
+
+/// Checks a route independently of the legality check: dense samples are
+/// on the mesh and clear of every wall, arcs have the radius, the heading
+/// is continuous and the ends are right.
+fn check_route(
+    mesh: &NavMesh,
+    route: &Route,
+    start: Pose,
+    goal: Vec2,
+    heading: Option<f32>,
+    radius: f32,
+    clearance: f32,
+    shortest: Option<f32>,
+) {
+    let scale = 1.0
+        + start
+            .position
+            .abs()
+            .max_element()
+            .max(goal.abs().max_element());
+    assert_eq!(route.start(), start);
+    assert!(
+        route.end().position.distance(goal) < 1e-4 * scale,
+        "ends at {} not {goal}",
+        route.end().position
+    );
+    if let Some(heading) = heading {
+        assert!(Vec2::from_angle(route.end().heading).distance(Vec2::from_angle(heading)) < 1e-3);
+    }
+    let mut previous = start;
+    for leg in route.legs() {
+        let joined = leg.start();
+        assert!(joined.position.distance(previous.position) < 1e-4 * scale);
+        assert!(
+            Vec2::from_angle(joined.heading).distance(Vec2::from_angle(previous.heading)) < 1e-3,
+            "heading jumps from {} to {}",
+            previous.heading,
+            joined.heading
+        );
+        for segment in leg.segments() {
+            if let Segment::Arc { radius: r, .. } = segment {
+                assert!(
+                    (r - radius).abs() <= 1e-5 * radius,
+                    "arc of {r}, not {radius}"
+                );
+            }
+        }
+        previous = leg.end();
+    }
+    let walls: Vec<(Vec2, Vec2)> = mesh.walls().collect();
+    let samples = (route.length() / 0.25).ceil() as usize + 1;
+    for i in 0..=samples {
+        let p = route
+            .sample(route.length() * i as f32 / samples as f32)
+            .position;
+        // Sampling an arc rounds, so a point on the boundary may sit a
+        // rounding error outside it.
+        let off_by = mesh
+            .nearest_point(p)
+            .map_or(f32::INFINITY, |(q, _)| q.distance(p));
+        assert!(
+            off_by < 1e-5 * scale,
+            "{p} is {off_by} off the walkable area"
+        );
+        let nearest = walls
+            .iter()
+            .map(|&(a, b)| p.distance(closest_point_on_segment(a, b, p)))
+            .fold(f32::INFINITY, f32::min);
+        // Starting or ending closer than the clearance is allowed; getting
+        // closer elsewhere is not.
+        let allowed = clearance
+            .min(start_clearance(&walls, start.position))
+            .min(start_clearance(&walls, goal) * 0.99)
+            - 1e-3 * scale;
+        assert!(nearest >= allowed, "{p} is {nearest} from a wall");
+    }
+    if let Some(shortest) = shortest {
+        // No drivable route beats the shortest polyline, and string pulling
+        // comes close to it.
+        assert!(
+            route.length() >= shortest * (1.0 - 1e-4) - 1e-3,
+            "{} shorter than the shortest polyline {shortest}",
+            route.length(),
+        );
+        let taut = mesh.string_pull(start.position, goal, route.corridor(), 0.0);
+        let pulled = polyline_length(&taut);
+        assert!(
+            pulled >= shortest * (1.0 - 1e-4) - 1e-3,
+            "{pulled} < {shortest}"
+        );
+        assert!(
+            pulled <= shortest * 1.1 + 1e-3,
+            "{pulled} is far from {shortest}"
+        );
+    }
+}
+
+fn start_clearance(walls: &[(Vec2, Vec2)], p: Vec2) -> f32 {
+    walls
+        .iter()
+        .map(|&(a, b)| p.distance(closest_point_on_segment(a, b, p)))
+        .fold(f32::INFINITY, f32::min)
+}
+
+/// A walkable point of the town from two numbers in [0, 1): the nearest to
+/// them, which is often on a wall.
+fn town_point(u: f32, v: f32) -> Option<Vec2> {
+    let bounds = TOWN_MESH.bounds();
+    let p = bounds.min + (bounds.max - bounds.min) * Vec2::new(u, v);
+    TOWN_MESH.nearest_point(p).map(|(q, _)| q)
+}
+
+/// The middle of the town's polygon nearest to two numbers in [0, 1), if it
+/// leaves a pedestrian (0.8 m radius, 0.3 m clearance) room to turn round
+/// whichever way it faces.
+fn town_room(u: f32, v: f32) -> Option<Vec2> {
+    let bounds = TOWN_MESH.bounds();
+    let p = bounds.min + (bounds.max - bounds.min) * Vec2::new(u, v);
+    let (_, polygon) = TOWN_MESH.nearest_point(p)?;
+    let middle = TOWN_MESH.centroid(polygon);
+    (TOWN_MESH.distance_to_wall(middle, 2.0) >= 2.0 * 0.8 + 0.3).then_some(middle)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn town_routes_are_drivable(
+        (u0, v0, u1, v1) in (0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0),
+        heading in -10.0f32..10.0,
+        tank in any::<bool>(),
+    ) {
+        let mesh = &*TOWN_MESH;
+        let (Some(from), Some(goal)) = (town_room(u0, v0), town_point(u1, v1)) else {
+            return Ok(());
+        };
+        let (radius, clearance) = if tank { (11.0, 1.5) } else { (0.8, 0.3) };
+        let start = Pose::new(from, heading);
+        match mesh.plan_route(start, RouteGoal::Point(goal), radius, clearance) {
+            Ok(route) => {
+                let shortest = TOWN_VISIBILITY.shortest(mesh, from, goal);
+                prop_assert!(shortest.is_some(), "the visibility graph finds no path");
+                check_route(mesh, &route, start, goal, None, radius, clearance, shortest);
+            }
+            // A tank is wider than a street is for turning round, so facing
+            // the wrong way it may have no route without reversing.
+            Err(RouteError::Undrivable { .. }) if tank => {}
+            Err(error) => prop_assert!(false, "{error}"),
+        }
+    }
+}
