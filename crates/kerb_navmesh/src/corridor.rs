@@ -1,14 +1,27 @@
 //! Corridor search: A* over the polygon adjacency graph, costed by the
-//! distance between portal (shared edge) midpoints.
+//! distance between the points where the search crosses portals (shared
+//! edges): midpoints, pulled towards the straight line to the goal.
 
 use std::cell::RefCell;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 use glam::Vec2;
 
 use crate::mesh::{NO_NEIGHBOR, NavMesh, PolygonId};
 use crate::route_error::RouteError;
+
+/// What the search knows about one polygon. One record per polygon keeps a
+/// visit to a single cache line.
+#[derive(Clone, Copy, Default)]
+struct Node {
+    /// The search that last touched this record; older values are stale.
+    generation: u32,
+    closed: bool,
+    /// Cost of the best way in found so far.
+    cost: f32,
+    parent: u32,
+    /// Where that way crosses into the polygon.
+    entry: Vec2,
+}
 
 /// Per-thread search state, reused between searches so a search allocates
 /// nothing once it has run on a mesh of that size. A generation stamp marks
@@ -16,12 +29,61 @@ use crate::route_error::RouteError;
 #[derive(Default)]
 struct SearchScratch {
     generation: u32,
-    seen: Vec<u32>,
-    closed: Vec<u32>,
-    cost: Vec<f32>,
-    parent: Vec<u32>,
-    entry: Vec<Vec2>,
-    open: BinaryHeap<Reverse<u64>>,
+    nodes: Vec<Node>,
+    open: BucketQueue,
+}
+
+/// How many priority buckets the open list cycles through.
+const BUCKETS: usize = 4096;
+
+/// The open list: polygons in buckets of equal width by priority, popped
+/// from the lowest bucket. Pushing and popping cost O(1), where a binary
+/// heap's pops were most of a search; the price is that priorities within
+/// one bucket (a fraction of a metre) are not told apart.
+#[derive(Default)]
+struct BucketQueue {
+    buckets: Vec<Vec<u32>>,
+    width: f32,
+    /// The absolute index of the lowest bucket that may hold anything.
+    lowest: usize,
+    len: usize,
+}
+
+impl BucketQueue {
+    /// Empties the queue for priorities up to about `span`.
+    fn reset(&mut self, span: f32) {
+        if self.buckets.len() != BUCKETS {
+            self.buckets = vec![Vec::new(); BUCKETS];
+        }
+        if self.len > 0 {
+            self.buckets.iter_mut().for_each(Vec::clear);
+        }
+        self.width = (span / BUCKETS as f32).max(f32::MIN_POSITIVE);
+        self.lowest = 0;
+        self.len = 0;
+    }
+
+    fn push(&mut self, priority: f32, polygon: u32) {
+        // A priority below the lowest bucket (the estimate is not quite
+        // consistent) or past the last goes to the nearest end.
+        let bucket =
+            ((priority / self.width) as usize).clamp(self.lowest, self.lowest + BUCKETS - 1);
+        self.buckets[bucket % BUCKETS].push(polygon);
+        self.len += 1;
+    }
+
+    fn pop(&mut self) -> Option<u32> {
+        if self.len == 0 {
+            return None;
+        }
+        loop {
+            if let Some(polygon) = self.buckets[self.lowest % BUCKETS].pop() {
+                self.len -= 1;
+                return Some(polygon);
+            }
+            self.lowest += 1;
+        }
+    }
 }
 
 thread_local! {
@@ -30,39 +92,34 @@ thread_local! {
 
 impl SearchScratch {
     fn begin(&mut self, polygons: usize) {
-        if self.seen.len() != polygons || self.generation == u32::MAX {
+        if self.nodes.len() != polygons || self.generation == u32::MAX {
             *self = SearchScratch {
-                seen: vec![0; polygons],
-                closed: vec![0; polygons],
-                cost: vec![0.0; polygons],
-                parent: vec![NO_NEIGHBOR; polygons],
-                entry: vec![Vec2::ZERO; polygons],
+                nodes: vec![Node::default(); polygons],
                 ..SearchScratch::default()
             };
         }
         self.generation += 1;
-        self.open.clear();
     }
 
     /// Records a better way into `polygon` and queues it.
+    #[inline]
     fn reach(&mut self, polygon: u32, cost: f32, parent: u32, entry: Vec2, estimate: f32) {
-        let i = polygon as usize;
-        self.seen[i] = self.generation;
-        self.cost[i] = cost;
-        self.parent[i] = parent;
-        self.entry[i] = entry;
-        // Non-negative floats order like their bits, so the key packs the
-        // priority and the polygon into one integer.
-        let priority = (cost + estimate).max(0.0).to_bits();
-        self.open
-            .push(Reverse(((priority as u64) << 32) | polygon as u64));
+        self.nodes[polygon as usize] = Node {
+            generation: self.generation,
+            closed: false,
+            cost,
+            parent,
+            entry,
+        };
+        self.open.push(cost + estimate, polygon);
     }
 }
 
 impl NavMesh {
     /// The corridor of polygons from the one containing `start` to the one
     /// containing `goal`: the A* shortest chain of neighbours, costed by the
-    /// distance from portal midpoint to portal midpoint.
+    /// distance between portal crossings (midpoints, pulled towards the
+    /// straight line to the goal but kept off the portal's ends).
     ///
     /// Portals narrower than `2 × clearance` between two walls are not
     /// crossed. Points off the walkable area, a goal on another island and a
@@ -77,42 +134,57 @@ impl NavMesh {
         let clearance = clearance.max(0.0);
         SCRATCH.with_borrow_mut(|scratch| {
             scratch.begin(self.polygon_count());
+            // Priorities run from the straight distance to a few times it.
+            let bounds = self.bounds();
+            scratch.open.reset(4.0 * bounds.min.distance(bounds.max));
             scratch.reach(from.0, 0.0, NO_NEIGHBOR, start, 0.0);
-            while let Some(Reverse(key)) = scratch.open.pop() {
-                let polygon = key as u32;
-                let i = polygon as usize;
-                if scratch.closed[i] == scratch.generation {
+            while let Some(polygon) = scratch.open.pop() {
+                let node = &mut scratch.nodes[polygon as usize];
+                if node.closed {
                     continue;
                 }
-                scratch.closed[i] = scratch.generation;
+                node.closed = true;
+                let (cost, entry) = (node.cost, node.entry);
                 if polygon == to.0 {
                     return Ok(corridor_to(scratch, polygon));
                 }
-                let (cost, entry) = (scratch.cost[i], scratch.entry[i]);
-                for corner in self.corner_range(PolygonId(polygon)) {
+                let corners = self.corner_range(PolygonId(polygon));
+                for corner in corners.clone() {
                     let neighbor = self.edges[corner].neighbor;
                     if neighbor == NO_NEIGHBOR {
                         continue;
                     }
-                    let n = neighbor as usize;
-                    if scratch.closed[n] == scratch.generation {
+                    let seen = scratch.nodes[neighbor as usize];
+                    let current = seen.generation == scratch.generation;
+                    if current && seen.closed {
                         continue;
                     }
-                    if clearance > 0.0 && self.too_narrow(PolygonId(polygon), corner, clearance) {
-                        continue;
+                    let next = if corner + 1 == corners.end {
+                        corners.start
+                    } else {
+                        corner + 1
+                    };
+                    let (from, to_vertex) =
+                        (self.corners[corner] as usize, self.corners[next] as usize);
+                    let (a, b) = (self.vertices[from], self.vertices[to_vertex]);
+                    if clearance > 0.0
+                        && self.on_wall[from]
+                        && self.on_wall[to_vertex]
+                        && a.distance_squared(b) < 4.0 * clearance * clearance
+                    {
+                        continue; // too narrow to pass between the walls
                     }
-                    let (a, b) = self.edge(PolygonId(polygon), corner);
-                    let midpoint = portal_point(a, b, entry, goal);
-                    let through = cost + entry.distance(midpoint);
-                    if scratch.seen[n] == scratch.generation && scratch.cost[n] <= through {
+                    let crossing = portal_point(a, b, entry, goal);
+                    let through = cost + entry.distance(crossing);
+                    if current && seen.cost <= through {
                         continue;
                     }
                     scratch.reach(
                         neighbor,
                         through,
                         polygon,
-                        midpoint,
-                        midpoint.distance(goal),
+                        crossing,
+                        crossing.distance(goal),
                     );
                 }
             }
@@ -137,15 +209,6 @@ impl NavMesh {
             });
         }
         Ok((from, to))
-    }
-
-    /// Whether the portal leaving flat corner `corner` of `polygon` is too
-    /// narrow for a unit of half-width `clearance` to pass between walls.
-    fn too_narrow(&self, polygon: PolygonId, corner: usize, clearance: f32) -> bool {
-        let (a, b) = self.edge_vertex_indices(polygon, corner);
-        self.on_wall[a]
-            && self.on_wall[b]
-            && self.vertices[a].distance(self.vertices[b]) < 2.0 * clearance
     }
 }
 
@@ -177,7 +240,7 @@ fn corridor_to(scratch: &SearchScratch, last: u32) -> Vec<PolygonId> {
     let mut polygon = last;
     while polygon != NO_NEIGHBOR {
         corridor.push(PolygonId(polygon));
-        polygon = scratch.parent[polygon as usize];
+        polygon = scratch.nodes[polygon as usize].parent;
     }
     corridor.reverse();
     corridor
