@@ -15,14 +15,14 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::window::{PrimaryWindow, WindowResolution};
 use bevy_egui::EguiContexts;
-use bevy_kerb::kerb_navmesh::{ModelKind, World as TownWorld, WorldFile};
+use bevy_kerb::kerb_navmesh::{ModelKind, RouteGoal, World as TownWorld, WorldFile};
 use bevy_kerb::prelude::*;
 
 /// How many metres the window shows across at start.
 const VIEW_WIDTH: f32 = 230.0;
 
 const HELP: &str = "Left-drag: pan   Scroll: zoom   Left-click: select a unit\n\
-Right-click: send the selected unit there   Right-drag: ...and face the drag direction";
+Right-click: send the selected unit there (its route is drawn)   Right-drag: ...and face the drag direction";
 
 /// Command-line options.
 struct Options {
@@ -30,6 +30,7 @@ struct Options {
     seed: Option<u64>,
     frames: Option<u32>,
     screenshot: Option<PathBuf>,
+    send_to: Option<Vec2>,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -38,6 +39,7 @@ fn parse_options() -> Result<Options, String> {
         seed: None,
         frames: None,
         screenshot: None,
+        send_to: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -59,9 +61,18 @@ fn parse_options() -> Result<Options, String> {
                 );
             }
             "--screenshot" => options.screenshot = Some(PathBuf::from(value("--screenshot")?)),
+            "--send-to" => {
+                let text = value("--send-to")?;
+                let parsed = text.split_once(',').and_then(|(x, y)| {
+                    Some(Vec2::new(x.trim().parse().ok()?, y.trim().parse().ok()?))
+                });
+                options.send_to =
+                    Some(parsed.ok_or(format!("--send-to must be X,Y in metres, not {text:?}"))?);
+            }
             "--help" | "-h" => {
                 println!(
-                    "usage: demo [--world PATH] [--seed S] [--frames N] [--screenshot FILE]\n\n{HELP}"
+                    "usage: demo [--world PATH] [--seed S] [--frames N] [--screenshot FILE] [--send-to X,Y]\n\n\
+                     --send-to: where the first selected tank is sent at start (default: across the view)\n\n{HELP}"
                 );
                 std::process::exit(0);
             }
@@ -153,6 +164,7 @@ fn main() -> ExitCode {
         screenshot: options.screenshot,
         frame: 0,
         shot_taken: false,
+        send_to: options.send_to,
     })
     .init_resource::<Pointer>()
     .add_systems(Startup, (setup_world, setup_scene).chain())
@@ -164,6 +176,7 @@ fn main() -> ExitCode {
             control_camera,
             pointer_commands,
             update_status,
+            report_blocked,
             run_for_frames,
         ),
     );
@@ -214,6 +227,7 @@ struct DemoOptions {
     screenshot: Option<PathBuf>,
     frame: u32,
     shot_taken: bool,
+    send_to: Option<Vec2>,
 }
 
 /// Mouse state for drags and clicks.
@@ -452,28 +466,94 @@ fn dress_units(
 
 /// Selects the tank nearest the middle of the view at start, so its planned
 /// path and wander circle show.
+/// Selects the tank nearest the middle of the view and sends it, and the
+/// pedestrian nearest it, across the view, so that both routes show from
+/// the start: the tank's swings wide, the pedestrian's hugs the corners.
 fn select_first_tank(
     mut commands: Commands,
     mut done: Local<bool>,
-    tanks: Query<(Entity, &GroupMember, &NavLocation, &UnitPose)>,
+    options: Res<DemoOptions>,
+    settings: Res<KerbSettings>,
+    world: Res<KerbWorld>,
+    assets: Res<Assets<WorldAsset>>,
+    units: Query<(
+        Entity,
+        &GroupMember,
+        &NavLocation,
+        &UnitPose,
+        &TurningRadius,
+    )>,
     selected: Query<(), With<Selected>>,
     camera: Single<&Transform, With<Camera2d>>,
 ) {
     if *done || !selected.is_empty() {
         return;
     }
+    let Some(world) = world.get(&assets) else {
+        return;
+    };
+    let mesh = &world.navmesh;
     let middle = camera.translation.truncate() + Vec2::new(VIEW_WIDTH * 0.12, 0.0);
-    if let Some((entity, ..)) = tanks
+    let nearest = |group: usize, to: Vec2| {
+        units
+            .iter()
+            .filter(|(_, m, l, ..)| m.0 == group && l.polygon.is_some())
+            .min_by(|a, b| {
+                a.3.position
+                    .distance(to)
+                    .total_cmp(&b.3.position.distance(to))
+            })
+    };
+    let Some((tank, _, _, pose, radius)) = nearest(0, middle) else {
+        return;
+    };
+    commands.entity(tank).insert(Selected);
+    *done = true;
+    // The first goal across the view the tank can drive to as it stands.
+    let view = Vec2::new(VIEW_WIDTH, VIEW_WIDTH * 9.0 / 16.0);
+    let across = [
+        (-0.3, 0.3),
+        (0.3, 0.3),
+        (-0.3, -0.3),
+        (0.3, -0.3),
+        (-0.35, 0.0),
+        (0.35, 0.0),
+    ]
+    .map(|(x, y)| middle + Vec2::new(x, y) * view);
+    let clearance = settings.clearance.max(0.05);
+    let goal = options
+        .send_to
+        .into_iter()
+        .chain(across)
+        .filter_map(|wanted| mesh.nearest_point(wanted).map(|(goal, _)| goal))
+        .find(|&goal| {
+            options.send_to == Some(goal)
+                || mesh
+                    .plan_route(pose.to_pose(), RouteGoal::Point(goal), radius.0, clearance)
+                    .is_ok()
+        });
+    let Some(goal) = goal.or(options.send_to) else {
+        return;
+    };
+    commands.entity(tank).insert(Destination::Point(goal));
+    info!("sent tank {tank} to ({:.0}, {:.0})", goal.x, goal.y);
+    // The pedestrian nearest the tank that has a route there too (one
+    // pinned against a wall facing out has none until it backs off).
+    let mut walkers: Vec<_> = units
         .iter()
-        .filter(|(_, m, l, _)| m.0 == 0 && l.polygon.is_some())
-        .min_by(|a, b| {
-            a.3.position
-                .distance(middle)
-                .total_cmp(&b.3.position.distance(middle))
-        })
-    {
-        commands.entity(entity).insert(Selected);
-        *done = true;
+        .filter(|(_, m, l, ..)| m.0 == 1 && l.polygon.is_some())
+        .collect();
+    walkers.sort_by(|a, b| {
+        a.3.position
+            .distance(pose.position)
+            .total_cmp(&b.3.position.distance(pose.position))
+    });
+    if let Some((walker, ..)) = walkers.into_iter().take(20).find(|(_, _, _, p, r)| {
+        mesh.plan_route(p.to_pose(), RouteGoal::Point(goal), r.0, clearance)
+            .is_ok()
+    }) {
+        commands.entity(walker).insert(Destination::Point(goal));
+        info!("sent pedestrian {walker} there too");
     }
 }
 
@@ -582,11 +662,31 @@ fn pointer_commands(
     }
 }
 
+/// Says in the log why a unit sent somewhere could not go.
+fn report_blocked(mut blocked: MessageReader<Blocked>, units: Query<&FollowedRoute>) {
+    for message in blocked.read() {
+        if let Ok(followed) = units.get(message.entity)
+            && let Some(error) = followed.last_error
+        {
+            warn!("unit {} has no route: {error}", message.entity);
+        }
+    }
+}
+
 fn update_status(
     world: Res<KerbWorld>,
     assets: Res<Assets<WorldAsset>>,
     groups: Res<UnitGroups>,
-    selected: Query<(&UnitPose, &TurningRadius, &Speed, Option<&Destination>), With<Selected>>,
+    selected: Query<
+        (
+            &UnitPose,
+            &TurningRadius,
+            &Speed,
+            Option<&Destination>,
+            Option<&FollowedRoute>,
+        ),
+        With<Selected>,
+    >,
     mut text: Single<&mut Text, With<StatusText>>,
 ) {
     let mut status = match world.get(&assets) {
@@ -607,19 +707,26 @@ fn update_status(
         ));
     }
     match selected.single() {
-        Ok((pose, radius, speed, destination)) => status.push_str(&format!(
-            "\nselected: ({:.0}, {:.0}), radius {:.1} m, {:.1} m/s{}",
-            pose.position.x,
-            pose.position.y,
-            radius.0,
-            speed.0,
-            if destination.is_some() {
-                ", driving to a destination"
-            } else {
-                ", wandering"
-            }
-        )),
-        Err(_) => status.push_str("\nno unit selected"),
+        Ok((pose, radius, speed, destination, followed)) => {
+            status.push_str(&format!(
+                "\nselected: ({:.0}, {:.0}), radius {:.1} m, {:.1} m/s, ",
+                pose.position.x, pose.position.y, radius.0, speed.0,
+            ));
+            let route = followed.and_then(|f| f.route.as_ref().map(|r| (f.leg, r)));
+            let failed = followed.and_then(|f| f.last_error);
+            status.push_str(&match (destination, route, failed) {
+                (Some(_), Some((leg, route)), _) => format!(
+                    "on a route: leg {} of {}, {:.0} m",
+                    leg + 1,
+                    route.legs().len(),
+                    route.length()
+                ),
+                (Some(_), None, _) => String::from("driving to a destination"),
+                (None, _, Some(error)) => format!("wandering\nlast route failed: {error}"),
+                (None, _, None) => String::from("wandering (right-click to send it)"),
+            });
+        }
+        Err(_) => status.push_str("\nno unit selected (left-click one)"),
     }
     text.0 = status;
 }

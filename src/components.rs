@@ -53,7 +53,8 @@ pub struct UnitPose {
 }
 
 impl UnitPose {
-    pub(crate) fn to_pose(self) -> kerb_turning::Pose {
+    /// The same pose as the planners take it.
+    pub fn to_pose(self) -> kerb_turning::Pose {
         kerb_turning::Pose::new(self.position, self.heading)
     }
 }
@@ -122,8 +123,13 @@ pub struct WanderMemory {
 /// Where to go. Insert it to send a unit; kerb removes it on arrival
 /// (sending [`crate::Arrived`]) or when no walkable path exists (sending
 /// [`crate::Blocked`]).
+///
+/// A destination in the unit's polygon or a neighbouring one is reached
+/// with one turning path; anything further, or anything the direct path
+/// cannot reach, with a [`FollowedRoute`] across the navmesh.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Debug)]
+#[require(FollowedRoute)]
 pub enum Destination {
     /// Reach a point, facing whichever way the path ends.
     Point(Vec2),
@@ -134,6 +140,34 @@ pub enum Destination {
         /// Which way to face on arrival.
         heading: f32,
     },
+}
+
+/// The route a unit with a far [`Destination`] follows: turning paths
+/// ("legs") driven one after another, exactly as a single path is.
+#[derive(Component, Reflect, Clone, Debug, Default, PartialEq)]
+#[reflect(Component, Default, Debug)]
+pub struct FollowedRoute {
+    /// The route being driven, if any.
+    #[reflect(ignore)]
+    pub route: Option<kerb_navmesh::Route>,
+    /// Index of the leg in [`Motion::path`] within `route.legs()`.
+    pub leg: usize,
+    /// Why the last route asked for could not be found, if it could not.
+    #[reflect(ignore)]
+    pub last_error: Option<kerb_navmesh::RouteError>,
+}
+
+impl FollowedRoute {
+    /// The leg after the current one, if there is one.
+    pub fn next_leg(&self) -> Option<&TurningPath> {
+        self.route.as_ref()?.legs().get(self.leg + 1)
+    }
+
+    /// Forgets the route.
+    pub fn clear(&mut self) {
+        self.route = None;
+        self.leg = 0;
+    }
 }
 
 /// What the unit is doing: its goal, its turning path and how far along it

@@ -1,11 +1,14 @@
 //! Debug drawing with gizmos (feature `debug`): the navmesh, walls, planned
-//! paths, wander circles and targets, and the selected unit's polygon.
+//! paths and routes, wander circles and targets, and the selected unit's
+//! polygon.
 
 use bevy::prelude::*;
 use kerb_navmesh::PolygonId;
-use kerb_turning::Segment;
+use kerb_turning::{Segment, TurningPath};
 
-use crate::components::{Motion, NavLocation, TurningRadius, Unit, UnitPose, Wander, WanderMemory};
+use crate::components::{
+    FollowedRoute, Motion, NavLocation, TurningRadius, Unit, UnitPose, Wander, WanderMemory,
+};
 use crate::world_asset::{KerbWorld, WorldAsset};
 
 /// kerb's own gizmo group, so its line width and visibility can be set
@@ -23,6 +26,9 @@ pub struct KerbDebugSettings {
     pub walls: bool,
     /// Draw every unit's planned path (the selected unit's is always drawn).
     pub paths: bool,
+    /// Draw the route of every unit that follows one: its string-pulled
+    /// polyline and the turning paths still to drive.
+    pub routes: bool,
     /// Draw wander circles and targets (the selected unit's are always drawn).
     pub wander: bool,
 }
@@ -33,6 +39,7 @@ impl Default for KerbDebugSettings {
             navmesh: false,
             walls: true,
             paths: false,
+            routes: true,
             wander: false,
         }
     }
@@ -61,6 +68,7 @@ const WALL: Color = Color::srgb(0.95, 0.45, 0.25);
 const PATH: Color = Color::srgb(0.3, 0.9, 0.6);
 const WANDER: Color = Color::srgb(0.85, 0.75, 0.3);
 const SELECTED: Color = Color::srgb(1.0, 1.0, 1.0);
+const ROUTE_POLYLINE: Color = Color::srgba(0.55, 0.8, 1.0, 0.6);
 
 fn draw_navmesh(
     settings: Res<KerbDebugSettings>,
@@ -98,9 +106,30 @@ fn outline(
     );
 }
 
+/// Draws the part of a path from `distance` on, sampled every half metre.
+fn draw_path_from(
+    gizmos: &mut Gizmos<KerbGizmos>,
+    path: &TurningPath,
+    distance: f32,
+    color: Color,
+) {
+    let left = path.length() - distance;
+    if left <= 0.0 {
+        return;
+    }
+    let steps = ((left / 0.5).ceil() as usize).clamp(1, 512);
+    gizmos.linestrip_2d(
+        (0..=steps).map(|i| {
+            path.sample(distance + left * i as f32 / steps as f32)
+                .position
+        }),
+        color,
+    );
+}
+
 /// Draws a path as the unit will drive it: arcs sampled finely, lines as lines.
-pub(crate) fn draw_path(gizmos: &mut Gizmos<KerbGizmos>, motion: &Motion, color: Color) {
-    for segment in motion.path.segments() {
+pub(crate) fn draw_path(gizmos: &mut Gizmos<KerbGizmos>, path: &TurningPath, color: Color) {
+    for segment in path.segments() {
         match *segment {
             Segment::Line { .. } => {
                 gizmos.line_2d(
@@ -133,15 +162,28 @@ fn draw_units(
             &TurningRadius,
             Option<&Wander>,
             Option<&WanderMemory>,
+            Option<&FollowedRoute>,
             Has<Selected>,
         ),
         With<Unit>,
     >,
     mut gizmos: Gizmos<KerbGizmos>,
 ) {
-    for (pose, motion, location, radius, wander, memory, selected) in &units {
-        if settings.paths || selected {
-            draw_path(&mut gizmos, motion, if selected { SELECTED } else { PATH });
+    for (pose, motion, location, radius, wander, memory, followed, selected) in &units {
+        let color = if selected { SELECTED } else { PATH };
+        let route = followed.and_then(|f| f.route.as_ref().map(|route| (f.leg, route)));
+        if (settings.paths || selected) && route.is_none() {
+            draw_path(&mut gizmos, &motion.path, color);
+        }
+        if let Some((leg, route)) = route
+            && (settings.routes || selected)
+        {
+            // The string-pulled polyline, then what is left to drive.
+            gizmos.linestrip_2d(route.polyline().iter().copied(), ROUTE_POLYLINE);
+            draw_path_from(&mut gizmos, &motion.path, motion.travelled, color);
+            for leg in route.legs().iter().skip(leg + 1) {
+                draw_path(&mut gizmos, leg, color);
+            }
         }
         if let (Some(wander), Some(memory)) = (wander, memory)
             && (settings.wander || selected)

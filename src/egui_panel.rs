@@ -199,6 +199,7 @@ fn draw_panel(
             ui.separator();
             ui.heading("Show");
             ui.checkbox(&mut debug.paths, "planned paths");
+            ui.checkbox(&mut debug.routes, "routes");
             ui.checkbox(&mut debug.wander, "wander circles and targets");
             ui.checkbox(&mut debug.navmesh, "navmesh");
             ui.checkbox(&mut debug.walls, "walls");

@@ -13,8 +13,8 @@ mod systems;
 mod world_asset;
 
 pub use components::{
-    Destination, Goal, Motion, NavLocation, Pending, Speed, TurningRadius, Unit, UnitPose, Wander,
-    WanderMemory,
+    Destination, FollowedRoute, Goal, Motion, NavLocation, Pending, Speed, TurningRadius, Unit,
+    UnitPose, Wander, WanderMemory,
 };
 #[cfg(feature = "debug")]
 pub use debug::{KerbDebugPlugin, KerbDebugSettings, KerbGizmos, Selected};
@@ -35,9 +35,9 @@ pub mod prelude {
     #[cfg(feature = "egui")]
     pub use crate::KerbEguiPlugin;
     pub use crate::{
-        Arrived, Blocked, Destination, GroupMember, GroupSettings, KerbPlugin, KerbSettings,
-        KerbStats, KerbSystems, KerbWorld, Motion, NavLocation, Speed, TurningRadius, Unit,
-        UnitGroups, UnitGroupsPlugin, UnitPose, Wander, WorldAsset,
+        Arrived, Blocked, Destination, FollowedRoute, GroupMember, GroupSettings, KerbPlugin,
+        KerbSettings, KerbStats, KerbSystems, KerbWorld, Motion, NavLocation, Speed, TurningRadius,
+        Unit, UnitGroups, UnitGroupsPlugin, UnitPose, Wander, WorldAsset,
     };
     #[cfg(feature = "debug")]
     pub use crate::{KerbDebugPlugin, KerbDebugSettings, Selected};

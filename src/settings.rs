@@ -15,6 +15,8 @@ pub struct KerbSettings {
     pub wall_margin: f32,
     /// How close paths may come to walls, in metres (a unit's half width).
     /// Zero treats units as points; confinement keeps them on the mesh anyway.
+    /// Routes to far destinations keep at least 5 cm, so that they never
+    /// bend exactly on a wall corner.
     pub clearance: f32,
 }
 

@@ -6,13 +6,13 @@ use std::time::Instant;
 use bevy::asset::AssetLoadFailedEvent;
 use bevy::prelude::*;
 use bevy::utils::Parallel;
-use kerb_navmesh::{NavMesh, PolygonId, WalkablePlan};
+use kerb_navmesh::{NavMesh, PolygonId, Route, RouteError, RouteGoal, WalkablePlan};
 use kerb_turning::{Pose, TurningPath};
 
 use crate::Speed;
 use crate::components::{
-    Destination, Goal, Motion, NavLocation, Pending, TurningRadius, Unit, UnitPose, Wander,
-    WanderMemory,
+    Destination, FollowedRoute, Goal, Motion, NavLocation, Pending, TurningRadius, Unit, UnitPose,
+    Wander, WanderMemory,
 };
 use crate::messages::{Arrived, Blocked};
 use crate::settings::{KerbSettings, KerbStats};
@@ -20,6 +20,16 @@ use crate::world_asset::{KerbWorld, WorldAsset};
 
 /// Moves smaller than this are not a deviation from the path.
 const DEVIATION: f32 = 1e-3;
+
+/// How many times in a row a unit with a destination backs up to turn
+/// round before it gives up.
+const MAX_TURN_AROUNDS: u8 = 3;
+
+/// The least clearance a route keeps from wall corners, in metres. A route
+/// with none bends exactly at corners, where rounding in sampling it can
+/// put a unit a hair inside the wall and make confinement push it off the
+/// route.
+const ROUTE_CLEARANCE_FLOOR: f32 = 0.05;
 
 fn navmesh<'a>(world: &KerbWorld, assets: &'a Assets<WorldAsset>) -> Option<&'a NavMesh> {
     world.get(assets).map(|w| &w.navmesh)
@@ -170,7 +180,15 @@ pub(crate) fn react_to_changes(
                 )>,
             ),
         >,
-        Query<(&mut Motion, Has<Wander>, Has<Destination>), With<Unit>>,
+        Query<
+            (
+                &mut Motion,
+                Option<&mut FollowedRoute>,
+                Has<Wander>,
+                Has<Destination>,
+            ),
+            With<Unit>,
+        >,
     )>,
 ) {
     for (destination, mut motion, radius, wander) in &mut queries.p0() {
@@ -188,9 +206,12 @@ pub(crate) fn react_to_changes(
     }
     let mut motions = queries.p1();
     for entity in removed.read() {
-        if let Ok((mut motion, wanders, has_destination)) = motions.get_mut(entity)
+        if let Ok((mut motion, followed, wanders, has_destination)) = motions.get_mut(entity)
             && !has_destination
         {
+            if let Some(mut followed) = followed {
+                followed.clear();
+            }
             motion.goal = Goal::None;
             motion.pending = if wanders {
                 Pending::NewTarget
@@ -249,7 +270,8 @@ pub(crate) fn steer_wanderers(
         });
 }
 
-/// Plans the shortest walkable turning path for every unit that needs one.
+/// Plans the shortest walkable turning path for every unit that needs one,
+/// or a route across the navmesh for a far destination.
 pub(crate) fn plan_paths(
     settings: Res<KerbSettings>,
     world: Res<KerbWorld>,
@@ -266,6 +288,7 @@ pub(crate) fn plan_paths(
             &NavLocation,
             &mut Motion,
             Option<&mut WanderMemory>,
+            Option<&mut FollowedRoute>,
             Has<Destination>,
         ),
         With<Unit>,
@@ -277,36 +300,77 @@ pub(crate) fn plan_paths(
     let planned = AtomicU32::new(0);
     let clearance = settings.clearance;
     units.par_iter_mut().for_each(
-        |(entity, pose, radius, location, mut motion, memory, has_destination)| {
-            if motion.pending != Pending::Plan || location.polygon.is_none() {
+        |(entity, pose, radius, location, mut motion, memory, mut followed, has_destination)| {
+            let Some(polygon) = location.polygon else {
+                return;
+            };
+            if motion.pending != Pending::Plan {
                 return;
             }
             planned.fetch_add(1, Ordering::Relaxed);
             let start = pose.to_pose();
-            let plan = match motion.goal {
-                Goal::None => Ok(WalkablePlan::Path(TurningPath::stationary(start))),
-                Goal::Point(point) => {
-                    mesh.plan_walkable_to_point(start, point, radius.0, clearance)
+            let goal = match motion.goal {
+                Goal::None => None,
+                Goal::Point(point) => Some(RouteGoal::Point(point)),
+                Goal::Pose(position, heading) => {
+                    Some(RouteGoal::Pose(Pose::new(position, heading)))
                 }
-                Goal::Pose(position, heading) => mesh.plan_walkable_to_pose(
+            };
+            let may_route = has_destination && followed.is_some();
+            let plan = goal.map_or(Planned::Path(TurningPath::stationary(start)), |goal| {
+                plan_to(
+                    mesh,
                     start,
-                    Pose::new(position, heading),
+                    PolygonId(polygon),
+                    goal,
                     radius.0,
                     clearance,
-                ),
-            };
+                    may_route,
+                )
+            });
             motion.travelled = 0.0;
             motion.desired = *pose;
             motion.reversing = false;
+            if let Some(followed) = followed.as_mut() {
+                followed.clear();
+            }
             match plan {
-                Ok(WalkablePlan::Path(path)) => {
+                Planned::Path(path) => {
                     motion.path = path;
                     motion.pending = Pending::Nothing;
                     motion.blocked_streak = 0;
                 }
+                Planned::Route(route) => {
+                    motion.path = route.legs()[0];
+                    motion.pending = Pending::Nothing;
+                    motion.blocked_streak = 0;
+                    if let Some(followed) = followed.as_mut() {
+                        followed.route = Some(route);
+                        followed.last_error = None;
+                    }
+                }
+                // A unit facing the wrong way in a street narrower than its
+                // turning circle backs round (a three-point turn), then
+                // plans again.
+                Planned::Blocked(Some(RouteError::Undrivable { .. }))
+                    if has_destination
+                        && motion.blocked_streak < MAX_TURN_AROUNDS
+                        && let Some(goal) = goal
+                        && let Some(path) = mesh.plan_turn_around(
+                            start,
+                            goal,
+                            radius.0,
+                            clearance.max(ROUTE_CLEARANCE_FLOOR),
+                        ) =>
+                {
+                    motion.path = path;
+                    motion.reversing = true;
+                    motion.pending = Pending::Nothing;
+                    motion.blocked_streak += 1;
+                }
                 // A wanderer boxed in by walls closer than its turning circle
                 // backs out in a straight line, as a driver would.
-                Ok(WalkablePlan::Blocked)
+                Planned::Blocked(_)
                     if memory.is_some()
                         && motion.blocked_streak >= 2
                         && let Some(path) = reverse_out(mesh, start, radius.0, clearance) =>
@@ -316,11 +380,12 @@ pub(crate) fn plan_paths(
                     motion.pending = Pending::Nothing;
                     motion.blocked_streak = 0;
                 }
-                // A radius that is not positive, or a NaN goal, is as
-                // undrivable as a wall in the way.
-                Ok(WalkablePlan::Blocked) | Err(_) => {
+                Planned::Blocked(why) => {
                     motion.path = TurningPath::stationary(start);
                     motion.blocked_streak = motion.blocked_streak.saturating_add(1);
+                    if let Some(followed) = followed.as_mut() {
+                        followed.last_error = why;
+                    }
                     if let Some(mut memory) = memory {
                         // Turn the wander angle round so the next target lies
                         // elsewhere instead of behind the same wall.
@@ -347,6 +412,50 @@ pub(crate) fn plan_paths(
     }
 }
 
+/// How a unit's goal will be reached.
+enum Planned {
+    Path(TurningPath),
+    Route(Route),
+    /// No way found; for a route, why.
+    Blocked(Option<RouteError>),
+}
+
+/// The way from `start` (in `polygon`) to `goal`: one walkable turning path
+/// when the goal is in this polygon or the next, otherwise (or when that
+/// path is blocked) a route, if `may_route`.
+fn plan_to(
+    mesh: &NavMesh,
+    start: Pose,
+    polygon: PolygonId,
+    goal: RouteGoal,
+    radius: f32,
+    clearance: f32,
+    may_route: bool,
+) -> Planned {
+    let near = !may_route
+        || mesh.locate(goal.position()).is_some_and(|goal_polygon| {
+            goal_polygon == polygon || mesh.neighbors(polygon).any(|n| n == goal_polygon)
+        });
+    if near {
+        let direct = match goal {
+            RouteGoal::Point(point) => mesh.plan_walkable_to_point(start, point, radius, clearance),
+            RouteGoal::Pose(pose) => mesh.plan_walkable_to_pose(start, pose, radius, clearance),
+        };
+        match direct {
+            Ok(WalkablePlan::Path(path)) => return Planned::Path(path),
+            // A radius that is not positive, or a NaN goal, is as
+            // undrivable as a wall in the way.
+            Err(error) => return Planned::Blocked(Some(error.into())),
+            Ok(WalkablePlan::Blocked) if !may_route => return Planned::Blocked(None),
+            Ok(WalkablePlan::Blocked) => {}
+        }
+    }
+    match mesh.plan_route(start, goal, radius, clearance.max(ROUTE_CLEARANCE_FLOOR)) {
+        Ok(route) => Planned::Route(route),
+        Err(error) => Planned::Blocked(Some(error)),
+    }
+}
+
 /// A straight path backwards from `start`, as long as the walls allow, up
 /// to one turning radius.
 fn reverse_out(mesh: &NavMesh, start: Pose, radius: f32, clearance: f32) -> Option<TurningPath> {
@@ -362,7 +471,8 @@ fn reverse_out(mesh: &NavMesh, start: Pose, radius: f32, clearance: f32) -> Opti
 }
 
 /// Drives each unit along its path by speed × time, sampling the pose
-/// exactly from the path (the seed's Listing 2).
+/// exactly from the path (the seed's Listing 2). On a route, distance left
+/// over at the end of one leg carries on along the next.
 pub(crate) fn advance_along_paths(
     time: Res<Time>,
     mut stats: ResMut<KerbStats>,
@@ -375,6 +485,7 @@ pub(crate) fn advance_along_paths(
             &UnitPose,
             &Speed,
             &mut Motion,
+            Option<&mut FollowedRoute>,
             Has<Wander>,
             Has<Destination>,
         ),
@@ -383,7 +494,7 @@ pub(crate) fn advance_along_paths(
 ) {
     let dt = time.delta_secs();
     units.par_iter_mut().for_each(
-        |(entity, pose, speed, mut motion, wanders, has_destination)| {
+        |(entity, pose, speed, mut motion, mut followed, wanders, has_destination)| {
             if motion.pending != Pending::Nothing || !motion.is_moving() {
                 motion.desired = *pose;
                 // A wanderer whose path is done (even one of length zero) wants
@@ -393,8 +504,17 @@ pub(crate) fn advance_along_paths(
                 }
                 return;
             }
-            let step = speed.0.max(0.0) * dt;
-            let travelled = (motion.travelled + step).min(motion.path.length());
+            let mut travelled = motion.travelled + speed.0.max(0.0) * dt;
+            while travelled > motion.path.length()
+                && let Some(next) = followed.as_deref().and_then(FollowedRoute::next_leg)
+            {
+                travelled -= motion.path.length();
+                motion.path = *next;
+                if let Some(followed) = followed.as_mut() {
+                    followed.leg += 1;
+                }
+            }
+            let travelled = travelled.min(motion.path.length());
             motion.travelled = travelled;
             let sampled = motion.path.sample(travelled);
             let facing = if motion.reversing {
@@ -407,8 +527,14 @@ pub(crate) fn advance_along_paths(
                 heading: sampled.heading + facing,
             };
             if travelled >= motion.path.length() {
-                motion.reversing = false;
-                if has_destination {
+                let backed_up = std::mem::take(&mut motion.reversing);
+                if let Some(followed) = followed.as_mut() {
+                    followed.clear();
+                }
+                if backed_up && has_destination {
+                    // Turned round: now the way on can be planned.
+                    motion.pending = Pending::Plan;
+                } else if has_destination {
                     motion.goal = Goal::None;
                     arrived.borrow_local_mut().push(entity);
                 } else if wanders {

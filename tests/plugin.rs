@@ -182,6 +182,159 @@ fn unreachable_destinations_are_blocked() {
     assert!(blocked);
     assert!(app.world().get::<Destination>(unit).is_none());
     assert_eq!(app.world().resource::<KerbStats>().blocked_total, 1);
+    // The island is another piece of walkable area: the route says so.
+    let followed = app.world().get::<FollowedRoute>(unit).unwrap();
+    assert!(
+        matches!(
+            followed.last_error,
+            Some(bevy_kerb::kerb_navmesh::RouteError::Unreachable { .. })
+        ),
+        "{:?}",
+        followed.last_error
+    );
+}
+
+#[test]
+fn a_far_destination_is_reached_along_a_route() {
+    let town = KerbWorldData::from_ron(TOWN).unwrap();
+    // 20 Hz: large steps, so legs end mid-tick and the rest carries on.
+    let mut app = app_with(town, 20, 1);
+    let mesh = navmesh(&app);
+    let radius = 11.0;
+    let goal = Vec2::new(66.0, 120.0);
+    let unit = app
+        .world_mut()
+        .spawn((
+            Unit,
+            TurningRadius(radius),
+            Speed(8.0),
+            Destination::Point(goal),
+            Transform::from_xyz(20.0, 6.0, 0.0),
+        ))
+        .id();
+    app.update();
+    let followed = app.world().get::<FollowedRoute>(unit).unwrap();
+    let route = followed
+        .route
+        .clone()
+        .expect("a far destination gets a route");
+    assert!(route.legs().len() > 1, "{} legs", route.legs().len());
+    assert!(route.end().position.distance(goal) < 1e-3);
+    let mut previous = *app.world().get::<UnitPose>(unit).unwrap();
+    let mut legs_seen = vec![0];
+    let mut arrived = false;
+    for _ in 0..20 * 60 {
+        app.update();
+        assert_on_mesh(&mut app, &mesh);
+        let pose = *app.world().get::<UnitPose>(unit).unwrap();
+        let moved = pose.position.distance(previous.position);
+        let turned = wrap_signed(pose.heading - previous.heading).abs();
+        assert!(
+            turned <= moved / radius + 1e-3,
+            "turned {turned} over {moved} m"
+        );
+        // Exactly where the route puts it: no confinement was needed.
+        let travelled: f32 = route.legs()[..app.world().get::<FollowedRoute>(unit).unwrap().leg]
+            .iter()
+            .map(|leg| leg.length())
+            .sum::<f32>()
+            + app.world().get::<Motion>(unit).unwrap().travelled;
+        if app.world().get::<Destination>(unit).is_some() {
+            assert!(
+                route.sample(travelled).position.distance(pose.position) < 1e-3,
+                "off the route at {}",
+                pose.position
+            );
+            legs_seen.push(app.world().get::<FollowedRoute>(unit).unwrap().leg);
+        }
+        previous = pose;
+        if read_messages::<Arrived>(&mut app)
+            .iter()
+            .any(|m| m.entity == unit)
+        {
+            arrived = true;
+            break;
+        }
+    }
+    assert!(arrived, "never arrived; at {}", previous.position);
+    assert!(previous.position.distance(goal) < 1e-2);
+    legs_seen.dedup();
+    assert_eq!(legs_seen, (0..route.legs().len()).collect::<Vec<_>>());
+    let followed = app.world().get::<FollowedRoute>(unit).unwrap();
+    assert!(followed.route.is_none(), "forgotten on arrival");
+}
+
+#[test]
+fn a_tank_facing_the_wrong_way_backs_round_then_follows_its_route() {
+    let town = KerbWorldData::from_ron(TOWN).unwrap();
+    let mut app = app_with(town, 30, 1);
+    let mesh = navmesh(&app);
+    let goal = Vec2::new(66.0, 120.0);
+    // In the 16 m bottom street facing west-south-west, away from the goal:
+    // a 22 m turning circle cannot turn round without backing up.
+    let heading = 3.6;
+    let start = bevy_kerb::kerb_turning::Pose::new(Vec2::new(40.0, 6.0), heading);
+    assert!(matches!(
+        mesh.plan_route(
+            start,
+            bevy_kerb::kerb_navmesh::RouteGoal::Point(goal),
+            11.0,
+            0.05
+        ),
+        Err(bevy_kerb::kerb_navmesh::RouteError::Undrivable { .. })
+    ));
+    let unit = app
+        .world_mut()
+        .spawn((
+            Unit,
+            TurningRadius(11.0),
+            Speed(8.0),
+            Destination::Point(goal),
+            Transform::from_xyz(40.0, 6.0, 0.0).with_rotation(Quat::from_rotation_z(heading)),
+        ))
+        .id();
+    let mut backed_up = false;
+    let mut arrived = false;
+    for _ in 0..30 * 90 {
+        app.update();
+        assert_on_mesh(&mut app, &mesh);
+        backed_up |= app.world().get::<Motion>(unit).unwrap().reversing;
+        if read_messages::<Arrived>(&mut app)
+            .iter()
+            .any(|m| m.entity == unit)
+        {
+            arrived = true;
+            break;
+        }
+        assert!(
+            read_messages::<Blocked>(&mut app).is_empty(),
+            "gave up: {:?}",
+            app.world().get::<FollowedRoute>(unit).unwrap().last_error
+        );
+    }
+    assert!(backed_up, "never backed up");
+    assert!(arrived, "never arrived");
+    let pose = app.world().get::<UnitPose>(unit).unwrap();
+    assert!(pose.position.distance(goal) < 1e-2, "{}", pose.position);
+}
+
+#[test]
+fn a_near_destination_is_one_turning_path() {
+    let mut app = app_with(small(), 60, 1);
+    let unit = app
+        .world_mut()
+        .spawn((
+            Unit,
+            TurningRadius(1.0),
+            Destination::Point(Vec2::new(15.0, 5.0)),
+            Transform::from_xyz(5.0, 5.0, 0.0),
+        ))
+        .id();
+    app.update();
+    let followed = app.world().get::<FollowedRoute>(unit).unwrap();
+    assert!(followed.route.is_none(), "the next polygon needs no route");
+    let motion = app.world().get::<Motion>(unit).unwrap();
+    assert!(motion.path.end().position.distance(Vec2::new(15.0, 5.0)) < 1e-4);
 }
 
 #[test]

@@ -78,7 +78,12 @@ impl NavMesh {
                     let tangent = segment.start_pose().forward();
                     let q = closest_point_on_segment(a, b, start.position);
                     let away = start.position - q;
-                    if away.length() < clearance && tangent.dot(away) < 0.0 {
+                    let distance = away.length();
+                    // On the wall itself the direction away from it is its
+                    // inward normal; rounding leaves `away` pointing anywhere.
+                    let rounding = 1e-5 * (1.0 + start.position.abs().max_element());
+                    let away = if distance <= rounding { inward } else { away };
+                    if distance < clearance && tangent.dot(away) < 0.0 {
                         starts_too_close = true;
                     }
                 }

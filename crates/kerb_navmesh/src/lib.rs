@@ -28,6 +28,7 @@ mod movement;
 mod route;
 mod route_error;
 mod smoothing;
+mod turn_around;
 mod validate;
 
 pub use error::{PolygonRef, WorldError};

@@ -321,23 +321,26 @@ impl NavMesh {
             on_wall[from] = true;
             on_wall[to] = true;
         }
-        let mut walkable_angle = vec![0.0f64; self.vertices.len()];
-        for polygon in 0..self.polygon_count() {
-            let corners = self.polygon_vertex_indices(PolygonId(polygon as u32));
-            let n = corners.len();
-            for (i, &at) in corners.iter().enumerate() {
-                let here = self.vertices[at as usize].as_dvec2();
-                let previous = self.vertices[corners[(i + n - 1) % n] as usize].as_dvec2();
-                let next = self.vertices[corners[(i + 1) % n] as usize].as_dvec2();
-                walkable_angle[at as usize] += (next - here)
-                    .angle_to(previous - here)
-                    .rem_euclid(std::f64::consts::TAU);
-            }
+        // Walking the boundary with the walkable area on the left, a
+        // corner it wraps round is a right turn. Each wall edge gives its
+        // end the way in and its start the way out.
+        let mut way_in = vec![None; self.vertices.len()];
+        let mut way_out = vec![None; self.vertices.len()];
+        let mut pinched = vec![false; self.vertices.len()];
+        for &(polygon, corner) in &self.walls {
+            let (from, to) = self.edge_vertex_indices(PolygonId(polygon), corner as usize);
+            let along = (self.vertices[to] - self.vertices[from]).as_dvec2();
+            pinched[to] |= way_in[to].replace(along).is_some();
+            pinched[from] |= way_out[from].replace(along).is_some();
         }
-        self.reflex = walkable_angle
-            .iter()
-            .zip(&on_wall)
-            .map(|(&angle, &wall)| wall && angle > std::f64::consts::PI + 1e-9)
+        self.reflex = (0..self.vertices.len())
+            .map(|v| match (way_in[v], way_out[v]) {
+                // Two pieces of boundary touching at one vertex: count it as
+                // a corner to wrap round, the safe side.
+                _ if pinched[v] => true,
+                (Some(a), Some(b)) => a.perp_dot(b) < 0.0,
+                _ => false,
+            })
             .collect();
         self.on_wall = on_wall;
     }

@@ -460,3 +460,77 @@ proptest! {
         }
     }
 }
+
+/// Plans a route, backing up to turn round (at most three times) when the
+/// unit faces the wrong way for its radius, as the plugin does.
+fn route_with_turns(
+    mesh: &NavMesh,
+    start: Pose,
+    goal: Vec2,
+    radius: f32,
+    clearance: f32,
+) -> Result<(Vec<TurningPath>, Route), RouteError> {
+    let mut reversals = Vec::new();
+    let mut pose = start;
+    loop {
+        match mesh.plan_route(pose, RouteGoal::Point(goal), radius, clearance) {
+            Ok(route) => return Ok((reversals, route)),
+            Err(error @ RouteError::Undrivable { .. }) => {
+                if reversals.len() == 3 {
+                    return Err(error);
+                }
+                let back = mesh
+                    .plan_turn_around(pose, RouteGoal::Point(goal), radius, clearance)
+                    .ok_or(error)?;
+                let end = back.end();
+                pose = Pose::new(end.position, end.heading + std::f32::consts::PI);
+                reversals.push(back);
+            }
+            Err(error) => return Err(error),
+        }
+    }
+}
+
+#[test]
+fn tanks_back_up_to_turn_round() {
+    let mesh = &*TOWN_MESH;
+    let mut random = kerb_navmesh::generate::Random(3);
+    let (mut direct, mut turned, mut failed) = (0, 0, 0);
+    for _ in 0..200 {
+        let (Some(from), Some(goal)) = (
+            town_point(random.unit(), random.unit())
+                .map(|p| mesh.centroid(mesh.locate(p).unwrap())),
+            town_point(random.unit(), random.unit()),
+        ) else {
+            continue;
+        };
+        let start = Pose::new(from, random.unit() * std::f32::consts::TAU);
+        match route_with_turns(mesh, start, goal, 11.0, 1.5) {
+            Ok((reversals, route)) => {
+                let mut pose = start;
+                for back in &reversals {
+                    assert!(mesh.path_violation(back, 1.5).is_none());
+                    assert_eq!(back.start().position, pose.position);
+                    let end = back.end();
+                    pose = Pose::new(end.position, end.heading + std::f32::consts::PI);
+                }
+                check_route(mesh, &route, pose, goal, None, 11.0, 1.5, None);
+                if reversals.is_empty() {
+                    direct += 1;
+                } else {
+                    turned += 1;
+                }
+            }
+            Err(_) => failed += 1,
+        }
+    }
+    println!("tanks: {direct} direct, {turned} after backing up, {failed} failed");
+    // Measured when written: 66 direct, 81 after backing up, 53 failed. A
+    // tank's 22 m turning circle does not fit the 20 m streets, so backing
+    // up is what makes most of these drivable at all.
+    assert!(turned > direct / 2, "backing up rarely helps: {turned}");
+    assert!(
+        direct + turned >= 130,
+        "too few routes: {direct} + {turned} of 200"
+    );
+}
