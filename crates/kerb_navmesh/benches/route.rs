@@ -10,7 +10,7 @@ use kerb_navmesh::generate::Random;
 use kerb_navmesh::{NavMesh, RouteGoal, World};
 use kerb_turning::Pose;
 
-#[path = "../tests/support/polyanya_mesh.rs"]
+#[path = "support/polyanya_mesh.rs"]
 mod polyanya_mesh;
 use polyanya_mesh::{polyanya_mesh, to_polyanya};
 

@@ -1,5 +1,5 @@
-//! Builds a `polyanya` mesh from a kerb navmesh, so the two can be compared
-//! on the same polygons (shared by the route tests and the route bench).
+//! Builds a `polyanya` mesh from a kerb navmesh, so the route bench can run
+//! both on the same polygons.
 
 use glam::Vec2;
 use kerb_navmesh::{NavMesh, PolygonId};
