@@ -50,6 +50,18 @@ fn navmesh(app: &App) -> NavMesh {
         .clone()
 }
 
+/// Spawns a unit of `radius` at `(x, y)` facing +x, sent to `destination`.
+fn send(app: &mut App, radius: f32, x: f32, y: f32, destination: Destination) -> Entity {
+    app.world_mut()
+        .spawn((
+            Unit,
+            TurningRadius(radius),
+            destination,
+            Transform::from_xyz(x, y, 0.0),
+        ))
+        .id()
+}
+
 fn read_messages<M: Message + Copy>(app: &mut App) -> Vec<M> {
     let messages = app.world().resource::<Messages<M>>();
     messages.iter_current_update_messages().copied().collect()
@@ -163,15 +175,13 @@ fn a_pose_destination_arrives_facing_the_heading() {
 #[test]
 fn unreachable_destinations_are_blocked() {
     let mut app = app_with(small(), 60, 1);
-    let unit = app
-        .world_mut()
-        .spawn((
-            Unit,
-            TurningRadius(2.0),
-            Destination::Point(Vec2::new(42.0, 41.0)),
-            Transform::from_xyz(5.0, 5.0, 0.0),
-        ))
-        .id();
+    let unit = send(
+        &mut app,
+        2.0,
+        5.0,
+        5.0,
+        Destination::Point(Vec2::new(42.0, 41.0)),
+    );
     let mut blocked = false;
     for _ in 0..5 {
         app.update();
@@ -321,15 +331,13 @@ fn a_tank_facing_the_wrong_way_backs_round_then_follows_its_route() {
 #[test]
 fn a_near_destination_is_one_turning_path() {
     let mut app = app_with(small(), 60, 1);
-    let unit = app
-        .world_mut()
-        .spawn((
-            Unit,
-            TurningRadius(1.0),
-            Destination::Point(Vec2::new(15.0, 5.0)),
-            Transform::from_xyz(5.0, 5.0, 0.0),
-        ))
-        .id();
+    let unit = send(
+        &mut app,
+        1.0,
+        5.0,
+        5.0,
+        Destination::Point(Vec2::new(15.0, 5.0)),
+    );
     app.update();
     let followed = app.world().get::<FollowedRoute>(unit).unwrap();
     assert!(followed.route.is_none(), "the next polygon needs no route");
