@@ -534,3 +534,4 @@ fn tanks_back_up_to_turn_round() {
         "too few routes: {direct} + {turned} of 200"
     );
 }
+
