@@ -29,20 +29,6 @@ const WIDER_APPROACHES: [(f32, f32); 10] = [
     (2.0, 1.0),
 ];
 
-/// Waypoints beside a corner on the outside of the bend (first number) and
-/// back along the way in (second), both in turning radii, reached heading
-/// the way in.
-const LINE_UPS: [(f32, f32); 8] = [
-    (0.5, 0.0),
-    (0.75, 0.0),
-    (1.0, 0.0),
-    (0.25, 0.0),
-    (0.5, 0.5),
-    (0.75, 0.5),
-    (1.0, 0.5),
-    (0.75, 1.0),
-];
-
 /// How far a detour passes the wall it goes round, in clearances (or a
 /// tenth of the radius, if more).
 const DETOUR_PUSHES: [f32; 4] = [1.5, 2.0, 3.0, 5.0];
@@ -214,28 +200,19 @@ impl Driver<'_> {
             (incoming + outgoing).try_normalize().map(Vec2::to_angle),
         ];
         let mut fallback = None;
-        let wider = WIDER_APPROACHES.iter().flat_map(|&(push, back)| {
-            let point = corner + outward * (push * scale) - incoming * (back * scale);
-            [None]
-                .into_iter()
-                .chain(arrival_headings.into_iter().flatten().map(Some))
-                .map(move |heading| (point, heading, back == 0.0))
-        });
-        // Or keep to the outside of the bend and come up beside the corner
-        // still heading the way in, to turn from there: how a long vehicle
-        // takes a junction.
-        let outside = if incoming.perp_dot(outgoing) > 0.0 {
-            -incoming.perp()
-        } else {
-            incoming.perp()
-        };
-        let lined_up = LINE_UPS.iter().map(|&(aside, back)| {
-            let point = corner + outside * (aside * scale) - incoming * (back * scale);
-            (point, Some(incoming.to_angle()), back == 0.0)
-        });
-        let waypoints = wider
-            .chain(lined_up)
-            .filter(|(point, _, _)| self.mesh.locate(*point).is_some());
+        let waypoints = WIDER_APPROACHES
+            .iter()
+            .map(|&(push, back)| {
+                let point = corner + outward * (push * scale) - incoming * (back * scale);
+                (point, back == 0.0)
+            })
+            .filter(|(point, _)| self.mesh.locate(*point).is_some())
+            .flat_map(|(point, reached)| {
+                [None]
+                    .into_iter()
+                    .chain(arrival_headings.into_iter().flatten().map(Some))
+                    .map(move |heading| (point, heading, reached))
+            });
         for (point, heading, reached) in waypoints {
             // Backing off short of the corner does not stand for it.
             let target = if reached {

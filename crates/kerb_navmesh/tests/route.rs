@@ -534,4 +534,3 @@ fn tanks_back_up_to_turn_round() {
         "too few routes: {direct} + {turned} of 200"
     );
 }
-
