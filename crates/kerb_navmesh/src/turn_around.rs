@@ -11,10 +11,10 @@ use crate::mesh::NavMesh;
 use crate::route::RouteGoal;
 
 /// How far back the unit aims, in turning radii.
-const REVERSE_DISTANCES: [f32; 3] = [1.0, 0.6, 0.3];
+const REVERSE_DISTANCES: [f32; 5] = [1.0, 1.6, 2.2, 0.6, 0.3];
 
 /// How far round, from straight back, the point it backs towards lies.
-const REVERSE_ANGLES: [f32; 3] = [PI / 3.0, PI / 6.0, PI / 2.0];
+const REVERSE_ANGLES: [f32; 4] = [PI / 3.0, PI / 6.0, PI / 2.0, 2.0 * PI / 3.0];
 
 impl NavMesh {
     /// A path to drive backwards (reversing, facing the other way) from
