@@ -89,9 +89,13 @@ impl Driver<'_> {
             }
             budget -= 1;
             let far = (next + lookahead - 1).min(last);
-            let direct = (next..=far)
+            // Skipping a corner is tried with the shortest turning path
+            // only: the polyline bends round walls, so a longer way past a
+            // corner seldom fits where the shortest does not.
+            let direct = (next + 1..=far)
                 .rev()
-                .find_map(|target| self.aim(pose, target).map(|leg| (target + 1, leg)));
+                .find_map(|target| self.aim_shortest(pose, target).map(|leg| (target + 1, leg)))
+                .or_else(|| self.aim(pose, next).map(|leg| (next + 1, leg)));
             // A point the unit cannot get round is passed by going round the
             // one after it instead.
             let step = direct.or_else(|| {
@@ -138,6 +142,32 @@ impl Driver<'_> {
         self.leg(pose, self.polyline[target], target, self.heading_at(target))
     }
 
+    /// The shortest turning path from `pose` to polyline point `target`, if
+    /// it is walkable.
+    fn aim_shortest(&self, pose: Pose, target: usize) -> Option<TurningPath> {
+        let point = self.polyline[target];
+        let candidates = match self.heading_at(target) {
+            Some(heading) => {
+                kerb_turning::candidates_to_pose(pose, Pose::new(point, heading), self.radius)
+            }
+            None => kerb_turning::candidates_to_point(pose, point, self.radius),
+        };
+        let shortest = *candidates.ok()?.shortest()?;
+        self.mesh
+            .path_violation(&shortest, self.clearance_at(target))
+            .is_none()
+            .then_some(shortest)
+    }
+
+    /// The clearance for a leg to polyline point `target`.
+    fn clearance_at(&self, target: usize) -> f32 {
+        if target + 1 == self.polyline.len() {
+            self.goal_clearance
+        } else {
+            self.clearance
+        }
+    }
+
     /// The heading required on reaching polyline point `target`.
     fn heading_at(&self, target: usize) -> Option<f32> {
         if target + 1 == self.polyline.len() {
@@ -156,11 +186,7 @@ impl Driver<'_> {
         target: usize,
         heading: Option<f32>,
     ) -> Option<TurningPath> {
-        let clearance = if target + 1 == self.polyline.len() {
-            self.goal_clearance
-        } else {
-            self.clearance
-        };
+        let clearance = self.clearance_at(target);
         let (mesh, radius) = (self.mesh, self.radius);
         let plan = match heading {
             Some(heading) => {
