@@ -37,6 +37,17 @@ struct Hit {
     tangent: Vec2,
 }
 
+impl Hit {
+    /// The point `distance` along a line from `start` going `direction`.
+    fn on_line(start: Vec2, direction: Vec2, distance: f32) -> Hit {
+        Hit {
+            distance,
+            point: start + direction * distance,
+            tangent: direction,
+        }
+    }
+}
+
 impl NavMesh {
     /// How far along `path` it first leaves the walkable area, or first
     /// comes closer than `clearance` to a wall; `None` if it never does.
@@ -306,11 +317,7 @@ fn segment_hits(segment: &Segment, from: Vec2, to: Vec2, emit: &mut impl FnMut(H
             let s = offset.perp_dot(edge) / denominator;
             let t = offset.perp_dot(direction) / denominator;
             if (0.0..=length).contains(&s) && ON_WALL.contains(&t) {
-                emit(Hit {
-                    distance: s,
-                    point: start + direction * s,
-                    tangent: direction,
-                });
+                emit(Hit::on_line(start, direction, s));
             }
         }
         Segment::Arc { center, radius, .. } => {
@@ -349,11 +356,7 @@ fn circle_hits(segment: &Segment, q: Vec2, r: f32, emit: &mut impl FnMut(Hit)) {
             let half_chord = (r * r - miss).sqrt();
             for s in [closest - half_chord, closest + half_chord] {
                 if (0.0..=length).contains(&s) {
-                    emit(Hit {
-                        distance: s,
-                        point: start + direction * s,
-                        tangent: direction,
-                    });
+                    emit(Hit::on_line(start, direction, s));
                 }
             }
         }

@@ -315,15 +315,14 @@ impl NavMesh {
             next_island += 1;
         }
         self.islands = islands;
-        let mut on_wall = vec![false; self.vertices.len()];
-        for &(polygon, corner) in &self.walls {
-            let (from, to) = self.edge_vertex_indices(PolygonId(polygon), corner as usize);
-            on_wall[from] = true;
-            on_wall[to] = true;
-        }
-        // Walking the boundary with the walkable area on the left, a
-        // corner it wraps round is a right turn. Each wall edge gives its
-        // end the way in and its start the way out.
+    }
+
+    /// Marks the vertices that end walls, and among them the reflex ones.
+    ///
+    /// Walking the boundary with the walkable area on the left, a corner it
+    /// wraps round is a right turn. Each wall edge gives its end the way in
+    /// and its start the way out; a vertex with either is on a wall.
+    pub(crate) fn mark_wall_corners(&mut self) {
         let mut way_in = vec![None; self.vertices.len()];
         let mut way_out = vec![None; self.vertices.len()];
         let mut pinched = vec![false; self.vertices.len()];
@@ -333,6 +332,11 @@ impl NavMesh {
             pinched[to] |= way_in[to].replace(along).is_some();
             pinched[from] |= way_out[from].replace(along).is_some();
         }
+        self.on_wall = way_in
+            .iter()
+            .zip(&way_out)
+            .map(|(a, b)| a.is_some() || b.is_some())
+            .collect();
         self.reflex = (0..self.vertices.len())
             .map(|v| match (way_in[v], way_out[v]) {
                 // Two pieces of boundary touching at one vertex: count it as
@@ -342,7 +346,6 @@ impl NavMesh {
                 _ => false,
             })
             .collect();
-        self.on_wall = on_wall;
     }
 
     /// Approximate heap memory in bytes, for reports.

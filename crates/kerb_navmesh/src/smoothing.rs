@@ -3,9 +3,8 @@
 //! look-ahead and hit check, done on the navmesh).
 
 use glam::Vec2;
-use kerb_turning::{Pose, TurningPath};
+use kerb_turning::{Candidates, Pose, TurningPath, candidates_to_point, candidates_to_pose};
 
-use crate::legality::WalkablePlan;
 use crate::mesh::NavMesh;
 use crate::route_error::RouteError;
 
@@ -146,17 +145,23 @@ impl Driver<'_> {
     /// it is walkable.
     fn aim_shortest(&self, pose: Pose, target: usize) -> Option<TurningPath> {
         let point = self.polyline[target];
-        let candidates = match self.heading_at(target) {
-            Some(heading) => {
-                kerb_turning::candidates_to_pose(pose, Pose::new(point, heading), self.radius)
-            }
-            None => kerb_turning::candidates_to_point(pose, point, self.radius),
-        };
-        let shortest = *candidates.ok()?.shortest()?;
+        let shortest = *self
+            .candidates(pose, point, self.heading_at(target))?
+            .shortest()?;
         self.mesh
             .path_violation(&shortest, self.clearance_at(target))
             .is_none()
             .then_some(shortest)
+    }
+
+    /// Every turning path from `pose` to `point` at the unit's radius,
+    /// arriving facing `heading` if given, shortest first.
+    fn candidates(&self, pose: Pose, point: Vec2, heading: Option<f32>) -> Option<Candidates> {
+        match heading {
+            Some(heading) => candidates_to_pose(pose, Pose::new(point, heading), self.radius),
+            None => candidates_to_point(pose, point, self.radius),
+        }
+        .ok()
     }
 
     /// The clearance for a leg to polyline point `target`.
@@ -186,15 +191,10 @@ impl Driver<'_> {
         target: usize,
         heading: Option<f32>,
     ) -> Option<TurningPath> {
-        let clearance = self.clearance_at(target);
-        let (mesh, radius) = (self.mesh, self.radius);
-        let plan = match heading {
-            Some(heading) => {
-                mesh.plan_walkable_to_pose(pose, Pose::new(point, heading), radius, clearance)
-            }
-            None => mesh.plan_walkable_to_point(pose, point, radius, clearance),
-        };
-        plan.ok().and_then(WalkablePlan::path)
+        let candidates = self.candidates(pose, point, heading)?;
+        self.mesh
+            .shortest_walkable(&candidates, self.clearance_at(target))
+            .path()
     }
 
     /// A legal way round corner `index` when aiming straight at it failed:
@@ -267,8 +267,8 @@ impl Driver<'_> {
     /// and an arc can clip a wall; this goes round either.
     fn detour(&self, pose: Pose, index: usize) -> Option<Manoeuvre> {
         let scale = self.radius.max(self.clearance);
-        let path = *kerb_turning::candidates_to_point(pose, self.polyline[index], self.radius)
-            .ok()?
+        let path = *self
+            .candidates(pose, self.polyline[index], None)?
             .shortest()?;
         let at = self.mesh.path_violation(&path, self.clearance)?;
         let hit = path.sample(at).position;

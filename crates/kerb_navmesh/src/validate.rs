@@ -385,6 +385,7 @@ impl MeshBuilder {
         };
         check_t_junctions(&mesh, &self.origins)?;
         mesh.label_islands();
+        mesh.mark_wall_corners();
         Ok(mesh)
     }
 
