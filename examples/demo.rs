@@ -183,11 +183,11 @@ fn main() -> ExitCode {
     if let Some(seed) = options.seed {
         app.insert_resource(KerbSettings { seed, ..default() });
     }
-    let handle = app
-        .world_mut()
-        .resource_mut::<Assets<WorldAsset>>()
-        .add(WorldAsset::new(world));
-    app.insert_resource(KerbWorld::new(handle));
+    let kerb_world = KerbWorld::from_built(
+        world,
+        &mut app.world_mut().resource_mut::<Assets<WorldAsset>>(),
+    );
+    app.insert_resource(kerb_world);
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),

@@ -162,11 +162,11 @@ fn main() -> ExitCode {
     // One kerb tick per update, with the tick's time.
     app.add_plugins(KerbPlugin::new(Update));
     spawn_units(&mut app, &world, options.agents);
-    let handle = app
-        .world_mut()
-        .resource_mut::<Assets<WorldAsset>>()
-        .add(WorldAsset::new(world));
-    app.insert_resource(KerbWorld::new(handle));
+    let kerb_world = KerbWorld::from_built(
+        world,
+        &mut app.world_mut().resource_mut::<Assets<WorldAsset>>(),
+    );
+    app.insert_resource(kerb_world);
 
     let mut times = Vec::with_capacity(options.ticks as usize);
     let mut planned_at_warmup = 0;

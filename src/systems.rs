@@ -299,6 +299,7 @@ pub(crate) fn plan_paths(
     };
     let planned = AtomicU32::new(0);
     let clearance = settings.clearance;
+    let route_clearance = clearance.max(ROUTE_CLEARANCE_FLOOR);
     units.par_iter_mut().for_each(
         |(entity, pose, radius, location, mut motion, memory, mut followed, has_destination)| {
             let Some(polygon) = location.polygon else {
@@ -324,7 +325,7 @@ pub(crate) fn plan_paths(
                     PolygonId(polygon),
                     goal,
                     radius.0,
-                    clearance,
+                    (clearance, route_clearance),
                     may_route,
                 )
             });
@@ -356,12 +357,8 @@ pub(crate) fn plan_paths(
                     if has_destination
                         && motion.blocked_streak < MAX_TURN_AROUNDS
                         && let Some(goal) = goal
-                        && let Some(path) = mesh.plan_turn_around(
-                            start,
-                            goal,
-                            radius.0,
-                            clearance.max(ROUTE_CLEARANCE_FLOOR),
-                        ) =>
+                        && let Some(path) =
+                            mesh.plan_turn_around(start, goal, radius.0, route_clearance) =>
                 {
                     motion.path = path;
                     motion.reversing = true;
@@ -422,14 +419,15 @@ enum Planned {
 
 /// The way from `start` (in `polygon`) to `goal`: one walkable turning path
 /// when the goal is in this polygon or the next, otherwise (or when that
-/// path is blocked) a route, if `may_route`.
+/// path is blocked) a route, if `may_route`. The path keeps the first
+/// clearance, the route the second.
 fn plan_to(
     mesh: &NavMesh,
     start: Pose,
     polygon: PolygonId,
     goal: RouteGoal,
     radius: f32,
-    clearance: f32,
+    (clearance, route_clearance): (f32, f32),
     may_route: bool,
 ) -> Planned {
     let near = !may_route
@@ -450,7 +448,7 @@ fn plan_to(
             Ok(WalkablePlan::Blocked) => {}
         }
     }
-    match mesh.plan_route(start, goal, radius, clearance.max(ROUTE_CLEARANCE_FLOOR)) {
+    match mesh.plan_route(start, goal, radius, route_clearance) {
         Ok(route) => Planned::Route(route),
         Err(error) => Planned::Blocked(Some(error)),
     }

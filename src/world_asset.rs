@@ -94,6 +94,11 @@ impl KerbWorld {
         }
     }
 
+    /// Uses a world built in code: adds it to `assets` and points at it.
+    pub fn from_built(world: World, assets: &mut Assets<WorldAsset>) -> Self {
+        Self::new(assets.add(WorldAsset::new(world)))
+    }
+
     /// The world, once loaded.
     pub fn get<'a>(&self, assets: &'a Assets<WorldAsset>) -> Option<&'a World> {
         assets.get(&self.handle).map(|asset| asset.world.as_ref())

@@ -24,11 +24,11 @@ fn app_with(world: KerbWorldData, hz: u32, seed: u64) -> App {
     app.insert_resource(TimeUpdateStrategy::ManualDuration(tick));
     app.insert_resource(Time::<Fixed>::from_duration(tick));
     app.insert_resource(KerbSettings { seed, ..default() });
-    let handle = app
-        .world_mut()
-        .resource_mut::<Assets<WorldAsset>>()
-        .add(WorldAsset::new(world));
-    app.insert_resource(KerbWorld::new(handle));
+    let kerb_world = KerbWorld::from_built(
+        world,
+        &mut app.world_mut().resource_mut::<Assets<WorldAsset>>(),
+    );
+    app.insert_resource(kerb_world);
     // The first update only starts the clock.
     app.update();
     app
