@@ -21,6 +21,7 @@ mod pose;
 mod segment;
 mod to_point;
 mod to_pose;
+mod word_estimates;
 
 pub use angle::wrap_signed;
 pub use candidates::{Candidates, MAX_CANDIDATES};

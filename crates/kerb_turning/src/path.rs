@@ -165,6 +165,7 @@ pub(crate) struct PathBuilder {
 impl PathBuilder {
     /// Starts at `start`, whose heading is given again normalised, with its
     /// unit vector, since the planners already computed both.
+    #[inline(always)]
     pub(crate) fn new(
         start: Pose,
         heading: f64,
@@ -184,14 +185,19 @@ impl PathBuilder {
         }
     }
 
+    #[inline(always)]
     fn push(&mut self, segment: Segment) {
         let index = self.path.segment_count as usize;
-        self.path.segments[index] = segment;
-        self.path.segment_count += 1;
+        // The planners push at most `MAX_SEGMENTS`; a fifth would be dropped.
+        if let Some(slot) = self.path.segments.get_mut(index) {
+            *slot = segment;
+            self.path.segment_count += 1;
+        }
     }
 
     /// Turns at full lock in `direction` through `turn`; a zero turn adds
     /// no segment.
+    #[inline(always)]
     pub(crate) fn turn(&mut self, direction: TurnDirection, turn: Turn) -> &mut Self {
         if turn.angle <= 0.0 {
             return self;
@@ -216,6 +222,7 @@ impl PathBuilder {
     }
 
     /// Drives `distance` straight ahead; a zero distance adds no segment.
+    #[inline(always)]
     pub(crate) fn straight(&mut self, distance: f64) -> &mut Self {
         if distance <= 0.0 {
             return self;
@@ -230,6 +237,7 @@ impl PathBuilder {
         self
     }
 
+    #[inline(always)]
     pub(crate) fn finish(&mut self) -> TurningPath {
         self.path.length = self.length as f32;
         self.path

@@ -6,13 +6,14 @@
 //! radii, `alpha` and `beta` are the headings relative to the line from
 //! start to goal.
 
-use std::f64::consts::TAU;
+use std::f64::consts::{PI, TAU};
 
 use glam::DVec2;
 
-use crate::angle::{SNAP, Turn, fast_acos, fast_atan2, normalize, wrap_positive};
+use crate::angle::{SNAP, Turn, fast_acos, fast_atan2, fast_sin_cos, normalize, wrap_positive};
 use crate::error::{check_pose, check_radius};
 use crate::path::PathBuilder;
+use crate::word_estimates::csc_lengths;
 use crate::{Candidates, PathWord, PlanError, Pose, TurnDirection, TurningPath};
 
 use TurnDirection::{Left as L, Right as R};
@@ -42,8 +43,6 @@ struct Setup {
     radius: f64,
     start_heading: f64,
     start_forward: DVec2,
-    /// The counter-clockwise turn from `a` to `b`.
-    left_turn: f64,
     /// Straights shorter than this (in radii) are rounding noise: their
     /// direction is meaningless, so it must not decide the turn angles.
     negligible_straight: f64,
@@ -60,8 +59,8 @@ impl Setup {
             DVec2::X
         };
         let start_heading = normalize(f64::from(start.heading));
-        let (sin_h0, cos_h0) = start_heading.sin_cos();
-        let (sin_h1, cos_h1) = normalize(f64::from(goal.heading)).sin_cos();
+        let (sin_h0, cos_h0) = fast_sin_cos(start_heading);
+        let (sin_h1, cos_h1) = fast_sin_cos(normalize(f64::from(goal.heading)));
         let start_forward = DVec2::new(cos_h0, sin_h0);
         let coordinate_scale = start.position.abs().max(goal.position.abs()).max_element();
         // Rotating by the conjugate of `axis` expresses a heading relative to
@@ -73,7 +72,6 @@ impl Setup {
             d: distance / radius,
             a,
             b,
-            left_turn: turn_angle(L, a, b),
             radius,
             start_heading,
             start_forward,
@@ -81,16 +79,21 @@ impl Setup {
         }
     }
 
+    /// The counter-clockwise turn from `a` to `b`.
+    fn left_turn(&self) -> f64 {
+        turn_angle(L, self.a, self.b)
+    }
+
     /// Left-straight-left.
     fn lsl(&self) -> Word {
         let f = DVec2::new(self.d + self.a.y - self.b.y, self.b.x - self.a.x);
-        self.same_direction(PathWord::Lsl, f, self.left_turn)
+        self.same_direction(PathWord::Lsl, f, self.left_turn())
     }
 
     /// Right-straight-right.
     fn rsr(&self) -> Word {
         let f = DVec2::new(self.d - self.a.y + self.b.y, self.a.x - self.b.x);
-        self.same_direction(PathWord::Rsr, f, wrap_positive(-self.left_turn))
+        self.same_direction(PathWord::Rsr, f, wrap_positive(-self.left_turn()))
     }
 
     /// The two same-direction words, whose two turns add up to the total
@@ -162,11 +165,17 @@ impl Setup {
         }
     }
 
+    /// The cosine of an arc-arc-arc word's middle turn: `side` is 1 for
+    /// RLR, -1 for LRL.
+    #[inline(always)]
+    fn middle_turn_cos(&self, side: f64) -> f64 {
+        let (a, b) = (self.a, self.b);
+        (6.0 - self.d * self.d + 2.0 * a.dot(b) + 2.0 * side * self.d * (a.y - b.y)) / 8.0
+    }
+
     fn rlr(&self) -> Option<Word> {
         let (sa, ca, sb, cb) = (self.a.y, self.a.x, self.b.y, self.b.x);
-        let c_ab = ca * cb + sa * sb;
-        let cos_p = (6.0 - self.d * self.d + 2.0 * c_ab + 2.0 * self.d * (sa - sb)) / 8.0;
-        let p = middle_turn(cos_p)?;
+        let p = middle_turn(self.middle_turn_cos(1.0))?;
         let alpha = fast_atan2(sa, ca);
         let beta = fast_atan2(sb, cb);
         let phi = fast_atan2(ca - cb, self.d - sa + sb);
@@ -177,9 +186,7 @@ impl Setup {
 
     fn lrl(&self) -> Option<Word> {
         let (sa, ca, sb, cb) = (self.a.y, self.a.x, self.b.y, self.b.x);
-        let c_ab = ca * cb + sa * sb;
-        let cos_p = (6.0 - self.d * self.d + 2.0 * c_ab + 2.0 * self.d * (sb - sa)) / 8.0;
-        let p = middle_turn(cos_p)?;
+        let p = middle_turn(self.middle_turn_cos(-1.0))?;
         let alpha = fast_atan2(sa, ca);
         let beta = fast_atan2(sb, cb);
         let phi = fast_atan2(ca - cb, self.d + sa - sb);
@@ -208,6 +215,82 @@ impl Setup {
                 emit(word);
             }
         }
+    }
+
+    /// The arc-line-arc word at `index` in [`Setup::each_word`]'s order,
+    /// worked out exactly.
+    fn word(&self, index: usize) -> Option<Word> {
+        match index {
+            0 => Some(self.lsl()),
+            1 => Some(self.rsr()),
+            2 => self.lsr(),
+            3 => self.rsl(),
+            _ => None,
+        }
+    }
+
+    /// The shortest word, exactly as trying all six in order and keeping
+    /// the first strictly shorter one would choose ([`Setup::exhaustive`]),
+    /// but working out exactly only the words whose estimate is within
+    /// rounding of the shortest.
+    fn shortest(&self) -> Option<Word> {
+        let Some(estimates) = csc_lengths(self.d, self.a, self.b) else {
+            return self.exhaustive();
+        };
+        let margin = ESTIMATE_MARGIN * (1.0 + self.d);
+        let csc_shortest = f64::from(estimates.min_element());
+        // An arc-arc-arc word's middle turn, 2π - acos(cos p), is at least
+        // half a circle, so it can only win where that is under the cutoff:
+        // for a cutoff c in [π, 2π), where cos p < cos c.
+        let mut cutoff = csc_shortest + margin;
+        let can_win = if self.d >= 4.0 || cutoff < PI {
+            None
+        } else if cutoff >= TAU {
+            Some(f64::INFINITY)
+        } else {
+            Some(fast_sin_cos(cutoff).1)
+        };
+        let three_turns = can_win.map_or([None, None], |cutoff_cos| {
+            [
+                (1.0, Self::rlr as fn(&Self) -> Option<Word>),
+                (-1.0, Self::lrl),
+            ]
+            .map(|(side, word)| {
+                (self.middle_turn_cos(side) < cutoff_cos)
+                    .then(|| word(self))
+                    .flatten()
+            })
+        });
+        for word in three_turns.iter().flatten() {
+            cutoff = cutoff.min(word.length + margin);
+        }
+        let mut best: Option<Word> = None;
+        let mut keep = |word: Word| {
+            if best.is_none_or(|best| word.length < best.length) {
+                best = Some(word);
+            }
+        };
+        for (index, estimate) in estimates.to_array().into_iter().enumerate() {
+            if f64::from(estimate) <= cutoff
+                && let Some(word) = self.word(index)
+            {
+                keep(word);
+            }
+        }
+        three_turns.into_iter().flatten().for_each(keep);
+        best
+    }
+
+    /// The shortest word, every one worked out exactly, the first strictly
+    /// shortest kept.
+    fn exhaustive(&self) -> Option<Word> {
+        let mut best: Option<Word> = None;
+        self.each_word(|word| {
+            if best.is_none_or(|best| word.length < best.length) {
+                best = Some(word);
+            }
+        });
+        best
     }
 
     fn build(&self, start: Pose, word: Word) -> TurningPath {
@@ -246,6 +329,11 @@ impl Setup {
         builder.finish()
     }
 }
+
+/// How far apart (per radius of distance, in radii) two words' estimated
+/// lengths must be for the longer to be skipped unexamined: the estimates
+/// are good to about `1e-5 * (1 + d)`.
+const ESTIMATE_MARGIN: f64 = 1e-4;
 
 fn three_turns(word: PathWord, t: f64, p: f64, q: f64) -> Word {
     Word {
@@ -299,16 +387,12 @@ fn check(start: &Pose, goal: &Pose, radius: f32) -> Result<(), PlanError> {
 pub fn plan_to_pose(start: Pose, goal: Pose, radius: f32) -> Result<TurningPath, PlanError> {
     check(&start, &goal, radius)?;
     let setup = Setup::new(start, goal, radius);
-    let mut best: Option<Word> = None;
-    setup.each_word(|word| {
-        if best.is_none_or(|best| word.length < best.length) {
-            best = Some(word);
-        }
-    });
-    // LSL and RSR are always feasible, so `best` is always set.
-    Ok(best.map_or(TurningPath::stationary(start), |word| {
-        setup.build(start, word)
-    }))
+    // LSL and RSR are always feasible, so there is always a shortest.
+    Ok(setup
+        .shortest()
+        .map_or(TurningPath::stationary(start), |word| {
+            setup.build(start, word)
+        }))
 }
 
 /// Every feasible Dubins path from `start` to `goal`, shortest first.
@@ -319,4 +403,65 @@ pub fn candidates_to_pose(start: Pose, goal: Pose, radius: f32) -> Result<Candid
     setup.each_word(|word| candidates.push(setup.build(start, word)));
     candidates.sort();
     Ok(candidates)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec2;
+
+    fn assert_same_choice(start: Pose, goal: Pose, radius: f32) {
+        let setup = Setup::new(start, goal, radius);
+        let (fast, slow) = (setup.shortest(), setup.exhaustive());
+        let describe = |word: Option<Word>| word.map(|word| (word.word, word.length.to_bits()));
+        assert_eq!(
+            describe(fast),
+            describe(slow),
+            "{start:?} -> {goal:?}, radius {radius}"
+        );
+    }
+
+    #[test]
+    fn estimates_choose_exactly_what_trying_every_word_chooses() {
+        let mut state = 0x2545_F491_4F6C_DD1D_u64;
+        let mut next = move || {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
+        };
+        use std::f32::consts::{FRAC_PI_2, TAU};
+        for case in 0..400_000 {
+            // Every other case is degenerate on purpose: headings on right
+            // angles, points on a coarse grid (collinear, coincident, on
+            // turning circles), radii from tiny to huge.
+            let coarse = case % 2 == 1;
+            let mut coordinate = |span: f32| {
+                let value = next() * span - span / 2.0;
+                if coarse { value.round() } else { value }
+            };
+            let position = Vec2::new(coordinate(8.0), coordinate(8.0));
+            let goal_position = Vec2::new(coordinate(8.0), coordinate(8.0));
+            let mut heading = || {
+                let heading = next() * TAU;
+                if coarse {
+                    (heading / FRAC_PI_2).round() * FRAC_PI_2
+                } else {
+                    heading
+                }
+            };
+            let (h0, h1) = (heading(), heading());
+            let radius = if coarse {
+                [0.5, 1.0, 2.0, 1e-4, 1e4][case / 2 % 5]
+            } else {
+                0.01 + next() * 10.0
+            };
+            assert_same_choice(
+                Pose::new(position, h0),
+                Pose::new(goal_position, h1),
+                radius,
+            );
+        }
+    }
 }

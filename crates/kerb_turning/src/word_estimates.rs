@@ -1,0 +1,80 @@
+//! Quick estimates of the four arc-line-arc Dubins words' lengths, all four
+//! at once in `f32` lanes, so that the pose planner works out exactly (in
+//! `f64`, with its snapping) only the word that wins and any within rounding
+//! of it.
+
+use std::f32::consts::TAU;
+
+use glam::{DVec2, Vec4};
+
+use crate::angle::fast_atan2_x4;
+
+/// Straights whose square is closer to zero than this, and turns closer to
+/// none or to a full circle than [`NEAR_ZERO_TURN`], are where the exact words
+/// snap (a vanishing straight, a turn of a few ulps): there only the exact
+/// computation can tell, so no estimate is given.
+const NEAR_ZERO_STRAIGHT_SQ: f32 = 1e-4;
+const NEAR_ZERO_TURN: f32 = 1e-3;
+
+/// The lengths, in radii, of LSL, RSR, LSR and RSL (in that order, infinite
+/// when infeasible) for start and goal headings `a` and `b` relative to the
+/// line between them and `d` radii apart, to within about `1e-5 * (1 + d)`.
+/// `None` near a configuration where the exact words snap, and for distances
+/// beyond `f32`'s reach.
+#[inline(always)]
+pub(crate) fn csc_lengths(d: f64, a: DVec2, b: DVec2) -> Option<Vec4> {
+    if d.is_nan() || d >= 1e6 {
+        return None;
+    }
+    let d = d as f32;
+    let (ax, ay, bx, by) = (a.x as f32, a.y as f32, b.x as f32, b.y as f32);
+    // Same-direction words: the vector between the two circles' centres is
+    // the straight. Opposite-direction words: it is the straight plus twice a
+    // radius across it, hence the 4 taken off its square.
+    let x = Vec4::new(d + ay - by, d - ay + by, d + ay + by, d - ay - by);
+    let y = Vec4::new(bx - ax, ax - bx, -ax - bx, ax + bx);
+    let straight_sq = x * x + y * y - Vec4::new(0.0, 0.0, 4.0, 4.0);
+    if straight_sq
+        .abs()
+        .cmplt(Vec4::splat(NEAR_ZERO_STRAIGHT_SQ))
+        .any()
+    {
+        return None;
+    }
+    let feasible = straight_sq.cmpgt(Vec4::ZERO);
+    let straight = straight_sq.max(Vec4::ZERO).sqrt();
+    // The straight's direction (unnormalised): the centre-to-centre vector
+    // itself, or for the opposite-direction words that vector turned by the
+    // angle of (straight, ±2).
+    let along = Vec4::new(1.0, 1.0, straight.z, straight.w);
+    let across = Vec4::new(0.0, 0.0, 2.0, -2.0);
+    let fx = along * x - across * y;
+    let fy = along * y + across * x;
+    let first_sign = Vec4::new(1.0, -1.0, 1.0, -1.0);
+    let second_sign = Vec4::new(1.0, -1.0, -1.0, 1.0);
+    let first = positive_turn(fast_atan2_x4(
+        first_sign * (ax * fy - ay * fx),
+        ax * fx + ay * fy,
+    ));
+    let second = positive_turn(fast_atan2_x4(
+        second_sign * (fx * by - fy * bx),
+        fx * bx + fy * by,
+    ));
+    let near_zero = |turn: Vec4| {
+        turn.cmplt(Vec4::splat(NEAR_ZERO_TURN)) | turn.cmpgt(Vec4::splat(TAU - NEAR_ZERO_TURN))
+    };
+    if ((near_zero(first) | near_zero(second)) & feasible).any() {
+        return None;
+    }
+    Some(Vec4::select(
+        feasible,
+        first + straight + second,
+        Vec4::INFINITY,
+    ))
+}
+
+/// An angle from `atan2`, in `[0, 2π)`.
+#[inline(always)]
+fn positive_turn(angle: Vec4) -> Vec4 {
+    Vec4::select(angle.cmplt(Vec4::ZERO), angle + TAU, angle)
+}
