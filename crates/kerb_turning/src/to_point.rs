@@ -8,7 +8,7 @@
 
 use glam::DVec2;
 
-use crate::angle::{Turn, fast_atan2, normalize};
+use crate::angle::{Turn, fast_atan2, fast_sin_cos, normalize};
 use crate::error::{check_pose, check_radius};
 use crate::path::PathBuilder;
 use crate::{Candidates, PathWord, PlanError, Pose, TurnDirection, TurningPath};
@@ -51,7 +51,7 @@ struct Setup {
 impl Setup {
     fn new(start: Pose, goal: glam::Vec2, radius: f32) -> Self {
         let heading = normalize(f64::from(start.heading));
-        let (sin, cos) = heading.sin_cos();
+        let (sin, cos) = fast_sin_cos(heading);
         let coordinate_scale = start.position.abs().max(goal.abs()).max_element();
         Self {
             on_circle: ON_CIRCLE_ULPS * f64::from(f32::EPSILON * (coordinate_scale + radius)),
