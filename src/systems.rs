@@ -462,9 +462,7 @@ fn reverse_out(mesh: &NavMesh, start: Pose, radius: f32, clearance: f32) -> Opti
         let length = (radius * fraction).max(0.2);
         let goal = backwards.position + backwards.forward() * length;
         let path = kerb_turning::plan_to_point(backwards, goal, radius).ok()?;
-        mesh.path_violation(&path, clearance)
-            .is_none()
-            .then_some(path)
+        mesh.is_walkable(&path, clearance).then_some(path)
     })
 }
 

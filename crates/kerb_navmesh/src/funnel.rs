@@ -121,7 +121,7 @@ impl NavMesh {
             let mut reach = anchor + 1;
             while reach < last {
                 let line = TurningPath::straight(from, bends[reach + 1].point);
-                if self.path_violation(&line, clearance).is_some() {
+                if !self.is_walkable(&line, clearance) {
                     break;
                 }
                 reach += 1;

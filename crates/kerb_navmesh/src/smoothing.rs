@@ -149,8 +149,7 @@ impl Driver<'_> {
             .candidates(pose, point, self.heading_at(target))?
             .shortest()?;
         self.mesh
-            .path_violation(&shortest, self.clearance_at(target))
-            .is_none()
+            .is_walkable(&shortest, self.clearance_at(target))
             .then_some(shortest)
     }
 

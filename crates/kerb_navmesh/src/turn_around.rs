@@ -48,7 +48,7 @@ impl NavMesh {
                     let Ok(path) = plan_to_point(backwards, target, radius) else {
                         continue;
                     };
-                    if path.length() == 0.0 || self.path_violation(&path, clearance).is_some() {
+                    if path.length() == 0.0 || !self.is_walkable(&path, clearance) {
                         continue;
                     }
                     let end = path.end();

@@ -222,9 +222,15 @@ proptest! {
     }
 }
 
+/// The town, validated once for all the tests that use it.
+fn town() -> &'static NavMesh {
+    static TOWN_MESH: std::sync::OnceLock<NavMesh> = std::sync::OnceLock::new();
+    TOWN_MESH.get_or_init(|| World::from_ron(TOWN).unwrap().navmesh)
+}
+
 #[test]
 fn random_walk_on_the_town() {
-    let town = World::from_ron(TOWN).unwrap().navmesh;
+    let town = town().clone();
     random_walk(&town, 7, 100_000);
 }
 
@@ -267,6 +273,7 @@ proptest! {
             plan_to_point(start, Vec2::new(gx, gy), radius).unwrap()
         };
         let violation = mesh.path_violation(&path, clearance);
+        prop_assert_eq!(mesh.is_walkable(&path, clearance), violation.is_none());
         let walkable_at = |d: f32| {
             let p = path.sample(d).position;
             let on_mesh = mesh.locate(p).is_some() || mesh.nearest_point(p).is_some_and(|(q, _)| q.distance(p) < 1e-3);
@@ -290,6 +297,41 @@ proptest! {
                 prop_assert!(!walkable_at(past) || wall_distance(&mesh, path.sample(past).position) < clearance + 0.05);
             }
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// The early-out check answers exactly as the earliest-violation one,
+    /// on the town's streets, where most paths hit several walls.
+    #[test]
+    fn walkability_agrees_with_the_earliest_violation(
+        start in (0.0f32..1.0, 0.0f32..1.0, -3.2f32..3.2),
+        goal in (0.0f32..1.0, 0.0f32..1.0, -3.2f32..3.2),
+        span in 0.02f32..1.0,
+        radius in prop_oneof![0.5f32..2.0, 8.0f32..12.0],
+        clearance in prop_oneof![Just(0.0f32), 0.1f32..2.0],
+        to_pose in any::<bool>(),
+    ) {
+        let town = town();
+        let bounds = town.bounds();
+        let size = bounds.max - bounds.min;
+        let at = |(x, y): (f32, f32)| bounds.min + size * Vec2::new(x, y);
+        let start_position = at((start.0, start.1));
+        prop_assume!(town.locate(start_position).is_some());
+        // Goals from next door to across town.
+        let goal_position = start_position + (at((goal.0, goal.1)) - start_position) * span;
+        let start = Pose::new(start_position, start.2);
+        let path = if to_pose {
+            plan_to_pose(start, Pose::new(goal_position, goal.2), radius).unwrap()
+        } else {
+            plan_to_point(start, goal_position, radius).unwrap()
+        };
+        prop_assert_eq!(
+            town.is_walkable(&path, clearance),
+            town.path_violation(&path, clearance).is_none()
+        );
     }
 }
 
