@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 
 use glam::Vec2;
+use kerb_turning::Pose;
 
 use crate::mesh::{NO_NEIGHBOR, NavMesh, PolygonId};
 use crate::route_error::RouteError;
@@ -130,7 +131,48 @@ impl NavMesh {
         goal: Vec2,
         clearance: f32,
     ) -> Result<Vec<PolygonId>, RouteError> {
+        self.search_corridor(start, goal, clearance, |crossing| start.distance(crossing))
+    }
+
+    /// [`NavMesh::find_corridor`] for a unit at `start` that turns no
+    /// tighter than `radius`: leaving the first polygon costs what turning
+    /// towards the crossing adds, so a way behind the unit pays for turning
+    /// round and the way ahead wins a near tie.
+    ///
+    /// Far from the unit, turning through `θ` at full lock before driving
+    /// straight makes a path `radius × (θ - sin θ)` longer than the straight
+    /// line; near it the exact turning path to the crossing point would
+    /// overstate the cost, since any point of the portal would do.
+    pub(crate) fn find_corridor_facing(
+        &self,
+        start: Pose,
+        goal: Vec2,
+        radius: f32,
+        clearance: f32,
+    ) -> Result<Vec<PolygonId>, RouteError> {
+        let forward = start.forward();
+        self.search_corridor(start.position, goal, clearance, |crossing| {
+            let offset = crossing - start.position;
+            let distance = offset.length();
+            if distance <= 0.0 {
+                return 0.0;
+            }
+            let turn = (forward.dot(offset) / distance).clamp(-1.0, 1.0).acos();
+            distance + radius * (turn - turn.sin())
+        })
+    }
+
+    /// The A* search behind both, with `first_step` the cost from the start
+    /// to a crossing out of the first polygon.
+    fn search_corridor(
+        &self,
+        start: Vec2,
+        goal: Vec2,
+        clearance: f32,
+        first_step: impl Fn(Vec2) -> f32,
+    ) -> Result<Vec<PolygonId>, RouteError> {
         let (from, to) = self.route_ends(start, goal)?;
+        let first_polygon = from.0;
         let clearance = clearance.max(0.0);
         SCRATCH.with_borrow_mut(|scratch| {
             scratch.begin(self.polygon_count());
@@ -175,7 +217,12 @@ impl NavMesh {
                         continue; // too narrow to pass between the walls
                     }
                     let crossing = portal_point(a, b, entry, goal);
-                    let through = cost + entry.distance(crossing);
+                    let step = if polygon == first_polygon {
+                        first_step(crossing)
+                    } else {
+                        entry.distance(crossing)
+                    };
+                    let through = cost + step;
                     if current && seen.cost <= through {
                         continue;
                     }

@@ -162,18 +162,47 @@ impl NavMesh {
     }
 
     /// A point beside wall corner `corner` on its walkable side: `passing`,
-    /// where a piece going `direction` passes it, or a hair to one side of
-    /// the corner if the piece runs through it.
+    /// where a piece going `direction` passes it, or a hair into the
+    /// walkable opening at the corner if the piece runs through it (as it
+    /// does along a wall's line, where which side is walkable cannot be told
+    /// from the piece).
     fn walkable_side(&self, corner: Vec2, passing: Vec2, direction: Vec2) -> Vec2 {
-        if passing != corner {
+        let hair = 1e-4 * (1.0 + corner.abs().max_element());
+        if passing.distance(corner) > hair {
             return passing;
         }
-        let side =
-            direction.perp().normalize_or_zero() * (1e-4 * (1.0 + corner.abs().max_element()));
+        if let Some(opening) = self.corner_opening(corner) {
+            return corner + opening * hair;
+        }
+        let side = direction.perp().normalize_or_zero() * hair;
         [corner + side, corner - side]
             .into_iter()
             .find(|&p| self.locate(p).is_some())
             .unwrap_or(corner)
+    }
+
+    /// The direction into the walkable area at a wall corner: the sum of
+    /// the inward normals of the walls that meet there, if any do.
+    fn corner_opening(&self, corner: Vec2) -> Option<Vec2> {
+        let mut walls_here = Vec::new();
+        self.wall_grid
+            .for_each_cell_near_segment(corner, corner, 1e-3, |column, row| {
+                for &wall in self.wall_grid.cell(column, row) {
+                    let (polygon, edge) = self.walls[wall as usize];
+                    let (a, b) = self.edge_vertex_indices(PolygonId(polygon), edge as usize);
+                    if self.vertices[a] == corner || self.vertices[b] == corner {
+                        walls_here.push(edge as usize);
+                    }
+                }
+            });
+        // A wall spanning several cells is listed in each.
+        walls_here.sort_unstable();
+        walls_here.dedup();
+        walls_here
+            .into_iter()
+            .map(|edge| self.edges[edge].normal)
+            .sum::<Vec2>()
+            .try_normalize()
     }
 
     /// The reflex wall corner closer than `clearance` to the segment

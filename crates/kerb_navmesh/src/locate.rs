@@ -82,11 +82,33 @@ impl NavMesh {
                 continue;
             }
             let t = ((normal.dot(from) - edge.offset) / -closing).max(0.0);
-            if best.is_none_or(|(best_t, _)| t < best_t) {
-                best = Some((t, corner));
-            }
+            best = match best {
+                None => Some((t, corner)),
+                Some((best_t, _)) if t < best_t - EXIT_TIE * (1.0 + best_t) => Some((t, corner)),
+                // Collinear edges (a straight-angle vertex between them) are
+                // crossed at the same moment: the way out is through the
+                // one that holds the crossing point.
+                Some((best_t, best_corner))
+                    if t <= best_t + EXIT_TIE * (1.0 + best_t)
+                        && !self.edge_holds(polygon, best_corner, from + direction * best_t)
+                        && self.edge_holds(polygon, corner, from + direction * t) =>
+                {
+                    Some((t, corner))
+                }
+                kept => kept,
+            };
         }
         best
+    }
+
+    /// Whether the point `p`, on the line of the edge leaving `corner` of
+    /// `polygon`, lies between its ends (to within rounding).
+    fn edge_holds(&self, polygon: PolygonId, corner: usize, p: Vec2) -> bool {
+        let (a, b) = self.edge_vertex_indices(polygon, corner);
+        let (a, b) = (self.vertices[a], self.vertices[b]);
+        let along = b - a;
+        let s = (p - a).dot(along) / along.length_squared();
+        (-EXIT_TIE..=1.0 + EXIT_TIE).contains(&s)
     }
 
     /// The walkable point closest to `p`, exactly, and its polygon. `p`
@@ -147,3 +169,6 @@ fn ring_cells(column: i32, row: i32, ring: i32) -> impl Iterator<Item = (i32, i3
         }
     })
 }
+
+/// Relative difference under which two edges are crossed at the same moment.
+const EXIT_TIE: f32 = 1e-5;

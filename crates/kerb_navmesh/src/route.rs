@@ -159,7 +159,32 @@ impl NavMesh {
             return Err(PlanError::InvalidRadius(radius).into());
         }
         let corridor = self.find_corridor(start.position, goal.position(), clearance)?;
-        let polyline = self.string_pull(start.position, goal.position(), &corridor, clearance);
+        match self.drive_corridor(start, goal, &corridor, radius, clearance) {
+            Err(RouteError::Undrivable { at }) => {
+                // The shortest corridor may start behind a unit that turns
+                // wide; one costed for turning round may be drivable.
+                let facing =
+                    self.find_corridor_facing(start, goal.position(), radius, clearance)?;
+                if facing == corridor {
+                    return Err(RouteError::Undrivable { at });
+                }
+                self.drive_corridor(start, goal, &facing, radius, clearance)
+                    .map_err(|_| RouteError::Undrivable { at })
+            }
+            route => route,
+        }
+    }
+
+    /// Pulls `corridor` into a polyline and drives it.
+    fn drive_corridor(
+        &self,
+        start: Pose,
+        goal: RouteGoal,
+        corridor: &[PolygonId],
+        radius: f32,
+        clearance: f32,
+    ) -> Result<Route, RouteError> {
+        let polyline = self.string_pull(start.position, goal.position(), corridor, clearance);
         let clearance = clearance.max(0.0);
         let goal_clearance =
             self.distance_to_wall(goal.position(), clearance) * GOAL_CLEARANCE_SHARE;
@@ -172,6 +197,6 @@ impl NavMesh {
             final_heading: goal.heading(),
         };
         let legs = driver.drive(start)?;
-        Ok(Route::new(corridor, polyline, legs))
+        Ok(Route::new(corridor.to_vec(), polyline, legs))
     }
 }

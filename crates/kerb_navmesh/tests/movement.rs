@@ -6,6 +6,9 @@ use kerb_navmesh::{NavMesh, PolygonId, World, WorldFile, closest_point_on_segmen
 use kerb_turning::{Pose, plan_to_point, plan_to_pose};
 use proptest::prelude::*;
 
+mod support;
+use support::block_with_pavements;
+
 const SMALL: &str = include_str!("../../../assets/worlds/small.world.ron");
 const TOWN: &str = include_str!("../../../assets/worlds/town.world.ron");
 
@@ -210,6 +213,28 @@ fn random_walk(mesh: &NavMesh, seed: u64, steps: usize) {
         position = result.position;
         polygon = result.polygon;
     }
+}
+
+#[test]
+fn moves_leave_through_the_collinear_edge_that_holds_the_crossing() {
+    // The top pavement's bottom side is three collinear edges: a portal to
+    // the left pavement, the block's wall, a portal to the right pavement.
+    let mesh = block_with_pavements();
+    let top = mesh.locate(Vec2::new(-2.0, 0.5)).unwrap();
+    let right = mesh.locate(Vec2::new(0.5, -1.0)).unwrap();
+    let left = mesh.locate(Vec2::new(-4.5, -1.0)).unwrap();
+    let through_right = mesh.move_along(top, Vec2::new(0.5, 0.5), Vec2::new(0.5, -0.5));
+    assert_eq!(
+        (through_right.polygon, through_right.hit_wall),
+        (right, false)
+    );
+    assert_eq!(through_right.position, Vec2::new(0.5, -0.5));
+    let through_left = mesh.move_along(top, Vec2::new(-4.5, 0.5), Vec2::new(-4.5, -0.5));
+    assert_eq!((through_left.polygon, through_left.hit_wall), (left, false));
+    let into_wall = mesh.move_along(top, Vec2::new(-2.0, 0.5), Vec2::new(-2.0, -0.5));
+    assert!(into_wall.hit_wall);
+    assert_eq!(into_wall.polygon, top);
+    assert!((into_wall.position - Vec2::new(-2.0, 0.0)).length() < 1e-6);
 }
 
 proptest! {

@@ -9,6 +9,9 @@ use kerb_navmesh::{
 use kerb_turning::{Pose, Segment, TurningPath};
 use proptest::prelude::*;
 
+mod support;
+use support::block_with_pavements;
+
 const SMALL: &str = include_str!("../../../assets/worlds/small.world.ron");
 const TOWN: &str = include_str!("../../../assets/worlds/town.world.ron");
 
@@ -287,10 +290,34 @@ fn a_turn_too_tight_for_the_radius_is_reported() {
 }
 
 #[test]
+fn a_route_along_a_wall_line_wraps_the_corners_on_the_walkable_side() {
+    let mesh = block_with_pavements();
+    let start = Pose::new(Vec2::new(2.0, -3.0), std::f32::consts::FRAC_PI_2);
+    let goal = Vec2::new(-6.0, -3.0);
+    let route = mesh
+        .plan_route(start, RouteGoal::Point(goal), 0.3, 0.2)
+        .unwrap();
+    check_route(&mesh, &route, start, goal, None, 0.3, 0.2, None);
+    for corner in [Vec2::new(-4.0, 0.0), Vec2::new(0.0, 0.0)] {
+        let near = route
+            .polyline()
+            .iter()
+            .min_by(|a, b| a.distance(corner).total_cmp(&b.distance(corner)))
+            .unwrap();
+        assert!(
+            near.y > 0.0,
+            "the polyline passes {corner} below it: {:?}",
+            route.polyline()
+        );
+    }
+}
+
+#[test]
 fn tanks_take_corners_wider_than_pedestrians() {
     let mesh = &*TOWN_MESH;
-    // Along the bottom street, then up the second street: one corner.
-    let start = Pose::new(Vec2::new(20.0, 6.0), 0.0);
+    // Along the bottom street, then up the second street: one corner. (From
+    // further west, round the block's other side is about as short.)
+    let start = Pose::new(Vec2::new(30.0, 6.0), 0.0);
     let goal = Vec2::new(66.0, 120.0);
     let walker = mesh
         .plan_route(start, RouteGoal::Point(goal), 0.8, 0.3)
@@ -307,6 +334,27 @@ fn tanks_take_corners_wider_than_pedestrians() {
         "{} vs {}",
         gap(&walker),
         gap(&tank)
+    );
+}
+
+#[test]
+fn a_tank_takes_the_way_ahead_when_the_shortest_starts_behind_it() {
+    let mesh = &*TOWN_MESH;
+    // Round the block behind the tank is a metre or two shorter than round
+    // the block ahead, but the tank faces ahead and turns 11 m wide.
+    let start = Pose::new(Vec2::new(20.0, 6.0), 0.0);
+    let goal = Vec2::new(66.0, 120.0);
+    let shortest = mesh.find_corridor(start.position, goal, 1.5).unwrap();
+    let behind = mesh.string_pull(start.position, goal, &shortest, 0.0);
+    assert!(behind[1].x < start.position.x, "{behind:?}");
+    let tank = mesh
+        .plan_route(start, RouteGoal::Point(goal), 11.0, 1.5)
+        .unwrap();
+    check_route(mesh, &tank, start, goal, None, 11.0, 1.5, None);
+    assert!(
+        tank.polyline()[1].x > start.position.x,
+        "{:?}",
+        tank.polyline()
     );
 }
 
