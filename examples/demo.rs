@@ -464,8 +464,6 @@ fn dress_units(
     }
 }
 
-/// Selects the tank nearest the middle of the view at start, so its planned
-/// path and wander circle show.
 /// Selects the tank nearest the middle of the view and sends it, and the
 /// pedestrian nearest it, across the view, so that both routes show from
 /// the start: the tank's swings wide, the pedestrian's hugs the corners.
@@ -509,7 +507,8 @@ fn select_first_tank(
     };
     commands.entity(tank).insert(Selected);
     *done = true;
-    // The first goal across the view the tank can drive to as it stands.
+    // A goal across the view the tank can drive to as it stands, one round a
+    // corner if there is one, so that the two routes differ.
     let view = Vec2::new(VIEW_WIDTH, VIEW_WIDTH * 9.0 / 16.0);
     let across = [
         (-0.3, 0.3),
@@ -521,18 +520,21 @@ fn select_first_tank(
     ]
     .map(|(x, y)| middle + Vec2::new(x, y) * view);
     let clearance = settings.clearance.max(0.05);
+    let drivable: Vec<(Vec2, f32)> = across
+        .into_iter()
+        .filter_map(|wanted| mesh.nearest_point(wanted).map(|(goal, _)| goal))
+        .filter_map(|goal| {
+            mesh.plan_route(pose.to_pose(), RouteGoal::Point(goal), radius.0, clearance)
+                .ok()
+                .map(|route| (goal, sharpest_bend(route.polyline())))
+        })
+        .collect();
+    let round_a_corner = drivable.iter().find(|(_, bend)| *bend > 0.5);
     let goal = options
         .send_to
-        .into_iter()
-        .chain(across)
-        .filter_map(|wanted| mesh.nearest_point(wanted).map(|(goal, _)| goal))
-        .find(|&goal| {
-            options.send_to == Some(goal)
-                || mesh
-                    .plan_route(pose.to_pose(), RouteGoal::Point(goal), radius.0, clearance)
-                    .is_ok()
-        });
-    let Some(goal) = goal.or(options.send_to) else {
+        .and_then(|wanted| mesh.nearest_point(wanted).map(|(goal, _)| goal))
+        .or(round_a_corner.or(drivable.first()).map(|(goal, _)| *goal));
+    let Some(goal) = goal else {
         return;
     };
     commands.entity(tank).insert(Destination::Point(goal));
@@ -555,6 +557,17 @@ fn select_first_tank(
         commands.entity(walker).insert(Destination::Point(goal));
         info!("sent pedestrian {walker} there too");
     }
+}
+
+/// The largest change of direction, in radians, at any point of `polyline`.
+fn sharpest_bend(polyline: &[Vec2]) -> f32 {
+    polyline
+        .windows(3)
+        .map(|points| {
+            let (incoming, outgoing) = (points[1] - points[0], points[2] - points[1]);
+            incoming.angle_to(outgoing).abs()
+        })
+        .fold(0.0, f32::max)
 }
 
 fn cursor_world(window: &Window, camera: &Camera, transform: &GlobalTransform) -> Option<Vec2> {

@@ -116,7 +116,30 @@ impl Disk {
 
 /// The demo town: a grid of streets with pavements, plazas (one with a
 /// fountain), a roundabout and buildings. Deterministic for a given seed.
+///
+/// Its walkable area is cut into 4 m cells merged along rows into strips,
+/// so many polygon corners are straight angles where a neighbour's corner
+/// meets a strip's side.
 pub fn town(seed: u64) -> WorldFile {
+    town_in(seed, Walkable::Strips)
+}
+
+/// [`town`] with its walkable area left in 4 m cells: the same area, more
+/// than three times the polygons, and straight-angle corners only where the
+/// roundabout's and fountain's circles cut cells. For tools that cannot
+/// take straight-angle corners (the route bench runs `polyanya` on it).
+pub fn town_cells(seed: u64) -> WorldFile {
+    town_in(seed, Walkable::Cells)
+}
+
+/// How the town's walkable area is cut into polygons.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Walkable {
+    Cells,
+    Strips,
+}
+
+fn town_in(seed: u64, walkable: Walkable) -> WorldFile {
     let junction = |column: i32, row: i32| {
         Vec2::new(
             (column * BLOCK_PITCH) as f32 + STREET_WIDTH as f32 / 2.0,
@@ -191,7 +214,11 @@ pub fn town(seed: u64) -> WorldFile {
             ground_cells[model].push(with_crossings(&corners, &disks));
         }
     }
-    let [roads, pavements, plaza_model] = merge_into_strips(ground_cells).map(|pieces| {
+    let pieces = match walkable {
+        Walkable::Cells => ground_cells,
+        Walkable::Strips => merge_into_strips(ground_cells),
+    };
+    let [roads, pavements, plaza_model] = pieces.map(|pieces| {
         let mut model = ModelBuilder::default();
         for piece in &pieces {
             model.polygon(piece);
