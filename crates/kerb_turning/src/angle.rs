@@ -52,22 +52,25 @@ pub fn wrap_signed(angle: f32) -> f32 {
 
 const TAN_PI_8: f64 = 0.414_213_562_373_095_1;
 
+/// The arctangent series' coefficients, `(-1)^k / (2k + 1)`, as constants: a division
+/// by a literal stays a division.
+const ATAN_SERIES: [f64; 9] = [
+    1.0,
+    -1.0 / 3.0,
+    1.0 / 5.0,
+    -1.0 / 7.0,
+    1.0 / 9.0,
+    -1.0 / 11.0,
+    1.0 / 13.0,
+    -1.0 / 15.0,
+    1.0 / 17.0,
+];
+
 /// `atan(x)` for `|x| <= tan(π/8)`, by its Taylor series to `x^17`: the
 /// remainder is below `2e-8`, under half an `f32` ulp of any angle we store.
 #[inline(always)]
 fn atan_small(x: f64) -> f64 {
-    // Reciprocals as constants: a division by a literal stays a division.
-    const C: [f64; 9] = [
-        1.0,
-        -1.0 / 3.0,
-        1.0 / 5.0,
-        -1.0 / 7.0,
-        1.0 / 9.0,
-        -1.0 / 11.0,
-        1.0 / 13.0,
-        -1.0 / 15.0,
-        1.0 / 17.0,
-    ];
+    const C: [f64; 9] = ATAN_SERIES;
     // Estrin's scheme: the terms pair up so the dependency chain is short.
     let x2 = x * x;
     let x4 = x2 * x2;
@@ -164,14 +167,16 @@ pub(crate) fn fast_sin_cos(x: f64) -> (f64, f64) {
 /// enough to rank candidate paths, which are then built in `f64`.
 #[inline(always)]
 pub(crate) fn fast_atan2_x4(y: Vec4, x: Vec4) -> Vec4 {
-    const C: [f32; 6] = [
-        1.0,
-        -1.0 / 3.0,
-        1.0 / 5.0,
-        -1.0 / 7.0,
-        1.0 / 9.0,
-        -1.0 / 11.0,
-    ];
+    // The first six terms of the same series.
+    const C: [f32; 6] = {
+        let mut terms = [0.0; 6];
+        let mut k = 0;
+        while k < terms.len() {
+            terms[k] = ATAN_SERIES[k] as f32;
+            k += 1;
+        }
+        terms
+    };
     let (ax, ay) = (x.abs(), y.abs());
     let small = ax.min(ay);
     let large = ax.max(ay);
