@@ -6,14 +6,14 @@
 //! radii, `alpha` and `beta` are the headings relative to the line from
 //! start to goal.
 
-use std::f64::consts::{PI, TAU};
+use std::f64::consts::TAU;
 
 use glam::DVec2;
 
 use crate::angle::{SNAP, Turn, fast_acos, fast_atan2, fast_sin_cos, normalize, wrap_positive};
 use crate::error::{check_pose, check_radius};
 use crate::path::PathBuilder;
-use crate::word_estimates::csc_lengths;
+use crate::word_estimates::{ccc_lengths, csc_lengths};
 use crate::{Candidates, PathWord, PlanError, Pose, TurnDirection, TurningPath};
 
 use TurnDirection::{Left as L, Right as R};
@@ -217,14 +217,16 @@ impl Setup {
         }
     }
 
-    /// The arc-line-arc word at `index` in [`Setup::each_word`]'s order,
-    /// worked out exactly.
+    /// The word at `index` in [`Setup::each_word`]'s order, worked out
+    /// exactly.
     fn word(&self, index: usize) -> Option<Word> {
         match index {
             0 => Some(self.lsl()),
             1 => Some(self.rsr()),
             2 => self.lsr(),
             3 => self.rsl(),
+            4 if self.d < 4.0 => self.rlr(),
+            5 if self.d < 4.0 => self.lrl(),
             _ => None,
         }
     }
@@ -234,50 +236,29 @@ impl Setup {
     /// but working out exactly only the words whose estimate is within
     /// rounding of the shortest.
     fn shortest(&self) -> Option<Word> {
-        let Some(estimates) = csc_lengths(self.d, self.a, self.b) else {
+        let Some(csc) = csc_lengths(self.d, self.a, self.b) else {
             return self.exhaustive();
         };
-        let margin = ESTIMATE_MARGIN * (1.0 + self.d);
-        let csc_shortest = f64::from(estimates.min_element());
-        // An arc-arc-arc word's middle turn, 2π - acos(cos p), is at least
-        // half a circle, so it can only win where that is under the cutoff:
-        // for a cutoff c in [π, 2π), where cos p < cos c.
-        let mut cutoff = csc_shortest + margin;
-        let can_win = if self.d >= 4.0 || cutoff < PI {
-            None
-        } else if cutoff >= TAU {
-            Some(f64::INFINITY)
+        let ccc = if self.d < 4.0 {
+            let Some(ccc) = ccc_lengths(self.d, self.a, self.b) else {
+                return self.exhaustive();
+            };
+            ccc
         } else {
-            Some(fast_sin_cos(cutoff).1)
+            [f32::INFINITY; 2]
         };
-        let three_turns = can_win.map_or([None, None], |cutoff_cos| {
-            [
-                (1.0, Self::rlr as fn(&Self) -> Option<Word>),
-                (-1.0, Self::lrl),
-            ]
-            .map(|(side, word)| {
-                (self.middle_turn_cos(side) < cutoff_cos)
-                    .then(|| word(self))
-                    .flatten()
-            })
-        });
-        for word in three_turns.iter().flatten() {
-            cutoff = cutoff.min(word.length + margin);
-        }
+        let estimates = [csc.x, csc.y, csc.z, csc.w, ccc[0], ccc[1]];
+        let shortest = estimates.iter().copied().fold(f32::INFINITY, f32::min);
+        let cutoff = f64::from(shortest) + ESTIMATE_MARGIN * (1.0 + self.d);
         let mut best: Option<Word> = None;
-        let mut keep = |word: Word| {
-            if best.is_none_or(|best| word.length < best.length) {
-                best = Some(word);
-            }
-        };
-        for (index, estimate) in estimates.to_array().into_iter().enumerate() {
+        for (index, estimate) in estimates.into_iter().enumerate() {
             if f64::from(estimate) <= cutoff
                 && let Some(word) = self.word(index)
+                && best.is_none_or(|best| word.length < best.length)
             {
-                keep(word);
+                best = Some(word);
             }
         }
-        three_turns.into_iter().flatten().for_each(keep);
         best
     }
 

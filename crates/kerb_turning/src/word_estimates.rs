@@ -1,7 +1,7 @@
-//! Quick estimates of the four arc-line-arc Dubins words' lengths, all four
-//! at once in `f32` lanes, so that the pose planner works out exactly (in
-//! `f64`, with its snapping) only the word that wins and any within rounding
-//! of it.
+//! Quick estimates of the Dubins words' lengths in `f32` lanes (the four
+//! arc-line-arc words at once, then the two arc-arc-arc words at once), so
+//! that the pose planner works out exactly (in `f64`, with its snapping)
+//! only the word that wins and any within rounding of it.
 
 use std::f32::consts::TAU;
 
@@ -71,6 +71,77 @@ pub(crate) fn csc_lengths(d: f64, a: DVec2, b: DVec2) -> Option<Vec4> {
         first + straight + second,
         Vec4::INFINITY,
     ))
+}
+
+/// The lengths, in radii, of RLR and LRL (in that order, infinite when
+/// infeasible), for `d` under 4 (beyond, neither exists), to within about
+/// `1e-5`. `None` near a configuration where the exact words snap or change
+/// feasibility (a middle turn near a full or half circle, an outer turn near
+/// none).
+#[inline(always)]
+pub(crate) fn ccc_lengths(d: f64, a: DVec2, b: DVec2) -> Option<[f32; 2]> {
+    let d = d as f32;
+    let (ca, sa, cb, sb) = (a.x as f32, a.y as f32, b.x as f32, b.y as f32);
+    let cos_ab = ca * cb + sa * sb;
+    let common = 6.0 - d * d + 2.0 * cos_ab;
+    let middle_cos = [
+        (common + 2.0 * d * (sa - sb)) / 8.0,
+        (common + 2.0 * d * (sb - sa)) / 8.0,
+    ];
+    if middle_cos
+        .iter()
+        .any(|c| (c.abs() - 1.0).abs() < NEAR_ZERO_TURN)
+    {
+        return None;
+    }
+    // The headings' angles and each word's angle from start to goal circle.
+    let angles = fast_atan2_x4(
+        Vec4::new(sa, sb, ca - cb, ca - cb),
+        Vec4::new(ca, cb, d - sa + sb, d + sa - sb),
+    );
+    let (alpha, beta, phi_rlr, phi_lrl) = (angles.x, angles.y, angles.z, angles.w);
+    // The middle turns, 2π - acos(cos p).
+    let cosines = Vec4::new(middle_cos[0], middle_cos[1], 1.0, 1.0).clamp(-Vec4::ONE, Vec4::ONE);
+    let sines = (Vec4::ONE - cosines * cosines).max(Vec4::ZERO).sqrt();
+    let middle = Vec4::splat(TAU) - fast_atan2_x4(sines, cosines);
+    let mut lengths = [f32::INFINITY; 2];
+    for (index, (t, p, q_without_t)) in [
+        (
+            alpha - phi_rlr + middle.x / 2.0,
+            middle.x,
+            alpha - beta + middle.x,
+        ),
+        (
+            -alpha - phi_lrl + middle.y / 2.0,
+            middle.y,
+            beta - alpha + middle.y,
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if middle_cos[index].abs() > 1.0 {
+            continue;
+        }
+        let t = wrap_turn(t);
+        let q = wrap_turn(q_without_t - t);
+        let near_zero = |turn: f32| turn < NEAR_ZERO_TURN || turn > TAU - NEAR_ZERO_TURN;
+        if near_zero(t) || near_zero(q) {
+            return None;
+        }
+        lengths[index] = t + p + q;
+    }
+    Some(lengths)
+}
+
+/// An angle within two turns of `[0, 2π)`, wrapped into it.
+#[inline(always)]
+fn wrap_turn(mut angle: f32) -> f32 {
+    for _ in 0..2 {
+        angle += if angle < 0.0 { TAU } else { 0.0 };
+        angle -= if angle >= TAU { TAU } else { 0.0 };
+    }
+    angle
 }
 
 /// An angle from `atan2`, in `[0, 2π)`.
