@@ -125,7 +125,7 @@ pub(crate) fn ccc_lengths(d: f64, a: DVec2, b: DVec2) -> Option<[f32; 2]> {
         }
         let t = wrap_turn(t);
         let q = wrap_turn(q_without_t - t);
-        let near_zero = |turn: f32| turn < NEAR_ZERO_TURN || turn > TAU - NEAR_ZERO_TURN;
+        let near_zero = |turn: f32| !(NEAR_ZERO_TURN..=TAU - NEAR_ZERO_TURN).contains(&turn);
         if near_zero(t) || near_zero(q) {
             return None;
         }
