@@ -5,6 +5,11 @@
 //! close. Notation follows Shkel and Lumelsky (2001): distances are in
 //! radii, `alpha` and `beta` are the headings relative to the line from
 //! start to goal.
+//!
+//! The shortest is found from `f32` estimates of all six lengths
+//! ([`crate::word_estimates`]); only the words within rounding of the
+//! shortest estimate are worked out exactly, so the choice is the one that
+//! trying every word exactly would make.
 
 use std::f64::consts::TAU;
 
