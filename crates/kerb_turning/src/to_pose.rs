@@ -409,43 +409,45 @@ mod tests {
 
     #[test]
     fn estimates_choose_exactly_what_trying_every_word_chooses() {
-        let mut state = 0x2545_F491_4F6C_DD1D_u64;
-        let mut next = move || {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
-        };
         use std::f32::consts::{FRAC_PI_2, TAU};
-        for case in 0..400_000 {
+        // A Weyl sequence: dimension `i` of case `k` is the fractional part
+        // of `k` times the square root of the `i`-th prime, which fills the
+        // unit cube evenly without a random generator.
+        const ROOTS: [f64; 7] = [
+            std::f64::consts::SQRT_2,
+            1.732_050_807_568_877_2,
+            2.236_067_977_499_79,
+            2.645_751_311_064_590_6,
+            3.316_624_790_355_4,
+            3.605_551_275_463_989,
+            4.123_105_625_617_661,
+        ];
+        for case in 0..400_000u32 {
+            let unit = |dimension: usize| (f64::from(case) * ROOTS[dimension]).fract() as f32;
             // Every other case is degenerate on purpose: headings on right
             // angles, points on a coarse grid (collinear, coincident, on
             // turning circles), radii from tiny to huge.
             let coarse = case % 2 == 1;
-            let mut coordinate = |span: f32| {
-                let value = next() * span - span / 2.0;
+            let coordinate = |dimension: usize| {
+                let value = unit(dimension) * 8.0 - 4.0;
                 if coarse { value.round() } else { value }
             };
-            let position = Vec2::new(coordinate(8.0), coordinate(8.0));
-            let goal_position = Vec2::new(coordinate(8.0), coordinate(8.0));
-            let mut heading = || {
-                let heading = next() * TAU;
+            let heading = |dimension: usize| {
+                let heading = unit(dimension) * TAU;
                 if coarse {
                     (heading / FRAC_PI_2).round() * FRAC_PI_2
                 } else {
                     heading
                 }
             };
-            let (h0, h1) = (heading(), heading());
             let radius = if coarse {
-                [0.5, 1.0, 2.0, 1e-4, 1e4][case / 2 % 5]
+                [0.5, 1.0, 2.0, 1e-4, 1e4][case as usize / 2 % 5]
             } else {
-                0.01 + next() * 10.0
+                0.01 + unit(6) * 10.0
             };
             assert_same_choice(
-                Pose::new(position, h0),
-                Pose::new(goal_position, h1),
+                Pose::new(Vec2::new(coordinate(0), coordinate(1)), heading(4)),
+                Pose::new(Vec2::new(coordinate(2), coordinate(3)), heading(5)),
                 radius,
             );
         }
