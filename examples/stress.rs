@@ -110,6 +110,46 @@ fn floor_end(mut timing: ResMut<FloorTiming>) {
     }
 }
 
+/// When each of kerb's system sets began and ended in the last tick, for
+/// the per-set breakdown.
+#[derive(Resource, Default)]
+struct SetClock {
+    marks: [Option<Instant>; 5],
+}
+
+/// Records mark `index` of the current tick.
+fn mark<const INDEX: usize>(mut clock: ResMut<SetClock>) {
+    clock.marks[INDEX] = Some(Instant::now());
+}
+
+/// Milliseconds each set took in the tick just run, if all marks were made.
+fn set_times(clock: &SetClock) -> Option<[f64; 4]> {
+    let marks = clock.marks;
+    let mut times = [0.0; 4];
+    for (index, time) in times.iter_mut().enumerate() {
+        let (Some(from), Some(to)) = (marks[index], marks[index + 1]) else {
+            return None;
+        };
+        *time = to.duration_since(from).as_secs_f64() * 1e3;
+    }
+    Some(times)
+}
+
+/// Adds the markers between kerb's chained sets.
+fn time_sets(app: &mut App) {
+    use KerbSystems::{Advance, Confine, Plan, Steer};
+    app.init_resource::<SetClock>().add_systems(
+        Update,
+        (
+            mark::<0>.before(Steer),
+            mark::<1>.after(Steer).before(Plan),
+            mark::<2>.after(Plan).before(Advance),
+            mark::<3>.after(Advance).before(Confine),
+            mark::<4>.after(Confine),
+        ),
+    );
+}
+
 fn headless_app() -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, AssetPlugin::default()));
@@ -161,6 +201,7 @@ fn main() -> ExitCode {
     let mut app = headless_app();
     // One kerb tick per update, with the tick's time.
     app.add_plugins(KerbPlugin::new(Update));
+    time_sets(&mut app);
     spawn_units(&mut app, &world, options.agents);
     let kerb_world = KerbWorld::from_built(
         world,
@@ -169,6 +210,7 @@ fn main() -> ExitCode {
     app.insert_resource(kerb_world);
 
     let mut times = Vec::with_capacity(options.ticks as usize);
+    let mut per_set: [Vec<f64>; 4] = Default::default();
     let mut planned_at_warmup = 0;
     for tick in 0..options.warmup + options.ticks + 1 {
         app.update();
@@ -178,8 +220,21 @@ fn main() -> ExitCode {
         }
         if tick > options.warmup {
             times.push(stats.last_tick.as_secs_f64() * 1e3);
+            if let Some(set) = set_times(app.world().resource::<SetClock>()) {
+                for (all, time) in per_set.iter_mut().zip(set) {
+                    all.push(time);
+                }
+            }
         }
     }
+    let set_medians = per_set.map(|mut all| {
+        all.sort_by(f64::total_cmp);
+        if all.is_empty() {
+            f64::NAN
+        } else {
+            percentile(&all, 0.5)
+        }
+    });
     let stats = app.world().resource::<KerbStats>().clone();
     times.sort_by(f64::total_cmp);
     let median = percentile(&times, 0.5);
@@ -202,6 +257,10 @@ fn main() -> ExitCode {
         options.ticks, options.warmup
     );
     println!("ms per tick:          median {median:.3}, p95 {p95:.3}");
+    println!(
+        "per set (median ms):  steer {:.3}, plan {:.3}, advance {:.3}, confine {:.3}",
+        set_medians[0], set_medians[1], set_medians[2], set_medians[3]
+    );
     println!(
         "paths planned:        {planned_per_second:.0} per simulated second ({} in all)",
         stats.planned_total
