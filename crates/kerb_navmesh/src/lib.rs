@@ -8,7 +8,9 @@
 //! The navmesh locates points ([`NavMesh::locate`], [`NavMesh::locate_from`],
 //! [`NavMesh::nearest_point`]), moves units while keeping them on the walkable
 //! area and sliding them along walls ([`NavMesh::move_along`]), and checks
-//! whether a turning path stays walkable, exactly ([`NavMesh::path_violation`]).
+//! whether a turning path stays walkable, exactly: where it first fails
+//! ([`NavMesh::path_violation`]) or only whether it does
+//! ([`NavMesh::is_walkable`], which stops at the first violation it finds).
 //!
 //! Across the town, [`NavMesh::plan_route`] finds a [`Route`]: an A*
 //! corridor of polygons, pulled into the shortest polyline by the funnel
