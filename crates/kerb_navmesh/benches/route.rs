@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use glam::Vec2;
-use kerb_navmesh::generate::{Random, town_cells};
+use kerb_navmesh::generate::{Random, TOWN_SEED, town_cells};
 use kerb_navmesh::{NavMesh, RouteGoal, World};
 use kerb_turning::Pose;
 
@@ -16,8 +16,6 @@ mod polyanya_mesh;
 use polyanya_mesh::{polyanya_mesh, to_polyanya};
 
 const TOWN: &str = include_str!("../../../assets/worlds/town.world.ron");
-/// The seed the checked-in town was generated with.
-const TOWN_SEED: u64 = 2001;
 
 /// Query pairs per run; each timed query takes the next pair.
 const QUERIES: usize = 64;

@@ -7,10 +7,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use kerb_navmesh::generate::town;
-
-/// The seed the checked-in town was made with.
-const SEED: u64 = 2001;
+use kerb_navmesh::generate::{TOWN_SEED, town};
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
@@ -18,7 +15,7 @@ fn main() -> ExitCode {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/worlds/town.world.ron")
     });
     let seed = match args.next().map(|s| s.parse::<u64>()) {
-        None => SEED,
+        None => TOWN_SEED,
         Some(Ok(seed)) => seed,
         Some(Err(error)) => {
             eprintln!("error: the seed must be a whole number: {error}");

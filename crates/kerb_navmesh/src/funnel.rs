@@ -2,7 +2,7 @@
 //! polyline through it, kept a clearance away from wall corners.
 
 use glam::Vec2;
-use kerb_turning::TurningPath;
+use kerb_turning::{Segment, TurningPath};
 
 use crate::mesh::{NavMesh, PolygonId, closest_point_on_segment};
 
@@ -184,23 +184,21 @@ impl NavMesh {
     /// The direction into the walkable area at a wall corner: the sum of
     /// the inward normals of the walls that meet there, if any do.
     fn corner_opening(&self, corner: Vec2) -> Option<Vec2> {
-        let mut walls_here = Vec::new();
-        self.wall_grid
-            .for_each_cell_near_segment(corner, corner, 1e-3, |column, row| {
-                for &wall in self.wall_grid.cell(column, row) {
-                    let (polygon, edge) = self.walls[wall as usize];
-                    let (a, b) = self.edge_vertex_indices(PolygonId(polygon), edge as usize);
-                    if self.vertices[a] == corner || self.vertices[b] == corner {
-                        walls_here.push(edge as usize);
-                    }
-                }
-            });
-        // A wall spanning several cells is listed in each.
-        walls_here.sort_unstable();
-        walls_here.dedup();
+        let here = Segment::Line {
+            start: corner,
+            direction: Vec2::X,
+            length: 0.0,
+        };
+        let mut walls_here: Vec<(Vec2, Vec2, Vec2)> = Vec::new();
+        self.for_each_wall_near(&here, 1e-3, |a, b, inward| {
+            // A wall spanning several grid cells is visited in each.
+            if (a == corner || b == corner) && !walls_here.iter().any(|w| (w.0, w.1) == (a, b)) {
+                walls_here.push((a, b, inward));
+            }
+        });
         walls_here
             .into_iter()
-            .map(|edge| self.edges[edge].normal)
+            .map(|(_, _, inward)| inward)
             .sum::<Vec2>()
             .try_normalize()
     }

@@ -18,13 +18,10 @@ struct ModelBuilder {
 impl ModelBuilder {
     fn vertex(&mut self, p: Vec2) -> u32 {
         let next = self.vertices.len() as u32;
-        *self
-            .index
-            .entry(((p.x + 0.0).to_bits(), (p.y + 0.0).to_bits()))
-            .or_insert_with(|| {
-                self.vertices.push((p.x, p.y));
-                next
-            })
+        *self.index.entry(position_key(p)).or_insert_with(|| {
+            self.vertices.push((p.x, p.y));
+            next
+        })
     }
 
     fn polygon(&mut self, corners: &[Vec2]) {
@@ -82,6 +79,9 @@ impl Random {
         ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
     }
 }
+
+/// The seed `assets/worlds/town.world.ron` was generated with.
+pub const TOWN_SEED: u64 = 2001;
 
 /// The town's layout, in cells of [`TOWN_CELL`] metres.
 const TOWN_CELL: f32 = 4.0;
@@ -319,7 +319,8 @@ fn regular_polygon(center: Vec2, radius: f32, sides: usize) -> Vec<Vec2> {
         .collect()
 }
 
-/// A position as an exact key, the same in every model.
+/// A position as an exact key, the same in every model (`-0.0` and `0.0`
+/// alike).
 fn position_key(p: Vec2) -> (u32, u32) {
     ((p.x + 0.0).to_bits(), (p.y + 0.0).to_bits())
 }
@@ -444,10 +445,10 @@ fn edges(polygon: &[Vec2]) -> impl Iterator<Item = (Vec2, Vec2)> + '_ {
 /// The union of two counter-clockwise convex polygons that share one run of
 /// consecutive edges, if it is convex (straight angles allowed).
 fn convex_union(first: &[Vec2], second: &[Vec2]) -> Option<Vec<Vec2>> {
-    let key_of = |p: Vec2| position_key(p);
     let shared = |polygon: &[Vec2], other: &[Vec2], i: usize| {
         let (a, b) = (polygon[i], polygon[(i + 1) % polygon.len()]);
-        edges(other).any(|(c, d)| key_of(c) == key_of(b) && key_of(d) == key_of(a))
+        edges(other)
+            .any(|(c, d)| position_key(c) == position_key(b) && position_key(d) == position_key(a))
     };
     let count = first.len();
     let flags: Vec<bool> = (0..count).map(|i| shared(first, second, i)).collect();
@@ -466,14 +467,16 @@ fn convex_union(first: &[Vec2], second: &[Vec2]) -> Option<Vec<Vec2>> {
     // ... then the second from just after the run's start to just before its end.
     let from = second
         .iter()
-        .position(|&p| key_of(p) == key_of(run_start))?;
-    let to = second.iter().position(|&p| key_of(p) == key_of(run_end))?;
+        .position(|&p| position_key(p) == position_key(run_start))?;
+    let to = second
+        .iter()
+        .position(|&p| position_key(p) == position_key(run_end))?;
     let mut k = (from + 1) % second.len();
     while k != to {
         union.push(second[k]);
         k = (k + 1) % second.len();
     }
-    let mut keys: Vec<(u32, u32)> = union.iter().map(|&p| key_of(p)).collect();
+    let mut keys: Vec<(u32, u32)> = union.iter().map(|&p| position_key(p)).collect();
     keys.sort_unstable();
     keys.dedup();
     let convex = (0..union.len()).all(|i| {

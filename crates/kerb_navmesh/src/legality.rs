@@ -168,7 +168,7 @@ impl NavMesh {
     /// Calls `visit` with the ends and inward normal of every wall within
     /// `margin` of `segment` (and some further away). A line visits the
     /// band of grid cells along it, an arc its circle's box.
-    fn for_each_wall_near(
+    pub(crate) fn for_each_wall_near(
         &self,
         segment: &Segment,
         margin: f32,

@@ -104,8 +104,7 @@ impl NavMesh {
     /// Whether the point `p`, on the line of the edge leaving `corner` of
     /// `polygon`, lies between its ends (to within rounding).
     fn edge_holds(&self, polygon: PolygonId, corner: usize, p: Vec2) -> bool {
-        let (a, b) = self.edge_vertex_indices(polygon, corner);
-        let (a, b) = (self.vertices[a], self.vertices[b]);
+        let (a, b) = self.edge(polygon, corner);
         let along = b - a;
         let s = (p - a).dot(along) / along.length_squared();
         (-EXIT_TIE..=1.0 + EXIT_TIE).contains(&s)

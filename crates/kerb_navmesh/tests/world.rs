@@ -1,7 +1,7 @@
 //! Loading, validation errors, adjacency and point location.
 
 use glam::Vec2;
-use kerb_navmesh::generate::{grid_world, town};
+use kerb_navmesh::generate::{TOWN_SEED, grid_world, town};
 use kerb_navmesh::{EdgeLink, Model, ModelKind, NavMesh, PolygonId, World, WorldError, WorldFile};
 
 const SMALL: &str = include_str!("../../../assets/worlds/small.world.ron");
@@ -325,7 +325,7 @@ fn town_is_big_valid_and_regenerates_identically() {
     );
     assert!(world.scenery.iter().any(|m| m.kind == ModelKind::Park));
     assert!(world.scenery.iter().any(|m| m.kind == ModelKind::Water));
-    let regenerated = town(2001);
+    let regenerated = town(TOWN_SEED);
     assert_eq!(
         WorldFile::from_ron(TOWN).unwrap(),
         regenerated,
