@@ -520,20 +520,26 @@ fn select_first_tank(
     ]
     .map(|(x, y)| middle + Vec2::new(x, y) * view);
     let clearance = settings.clearance.max(0.05);
-    let drivable: Vec<(Vec2, f32)> = across
-        .into_iter()
-        .filter_map(|wanted| mesh.nearest_point(wanted).map(|(goal, _)| goal))
-        .filter_map(|goal| {
-            mesh.plan_route(pose.to_pose(), RouteGoal::Point(goal), radius.0, clearance)
-                .ok()
-                .map(|route| (goal, sharpest_bend(route.polyline())))
-        })
-        .collect();
-    let round_a_corner = drivable.iter().find(|(_, bend)| *bend > 0.5);
-    let goal = options
-        .send_to
-        .and_then(|wanted| mesh.nearest_point(wanted).map(|(goal, _)| goal))
-        .or(round_a_corner.or(drivable.first()).map(|(goal, _)| *goal));
+    let goal = match options.send_to {
+        Some(wanted) => mesh.nearest_point(wanted).map(|(goal, _)| goal),
+        None => {
+            let mut first_drivable = None;
+            across
+                .into_iter()
+                .filter_map(|wanted| mesh.nearest_point(wanted).map(|(goal, _)| goal))
+                .filter_map(|goal| {
+                    mesh.plan_route(pose.to_pose(), RouteGoal::Point(goal), radius.0, clearance)
+                        .ok()
+                        .map(|route| (goal, sharpest_bend(route.polyline())))
+                })
+                .inspect(|&(goal, _)| {
+                    first_drivable.get_or_insert(goal);
+                })
+                .find(|&(_, bend)| bend > 0.5)
+                .map(|(goal, _)| goal)
+                .or(first_drivable)
+        }
+    };
     let Some(goal) = goal else {
         return;
     };
