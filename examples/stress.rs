@@ -2,8 +2,13 @@
 //! every tick, against a floor (a bare system that only moves transforms).
 //!
 //! ```sh
-//! cargo run --release --example stress -- --agents 100000 --ticks 600 [--world PATH] [--warmup 60]
+//! cargo run --release --example stress -- --agents 100000 --ticks 600 [--world PATH] [--warmup 60] [--threads N]
 //! ```
+//!
+//! `--threads` sizes Bevy's compute pool, which runs the parallel queries
+//! (default: one thread per core). Bevy's own default keeps one core for
+//! I/O and one for async tasks, which on a 2-core machine leaves compute a
+//! single thread; a headless crowd wants every core.
 //!
 //! The last line is `agents=N ms_per_tick_median=X ms_per_tick_p95=Y floor_ms=Z`.
 
@@ -11,18 +16,20 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use bevy::app::{TaskPoolOptions, TaskPoolThreadAssignmentPolicy};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_kerb::kerb_navmesh::{PolygonId, World as TownWorld};
 use bevy_kerb::kerb_steering::UnitRng;
 use bevy_kerb::prelude::*;
-use bevy_kerb::{Motion, WanderMemory};
+use bevy_kerb::{Intent, Motion, WanderMemory};
 
 struct Options {
     agents: u32,
     ticks: u32,
     warmup: u32,
     world: PathBuf,
+    threads: usize,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -31,6 +38,7 @@ fn parse_options() -> Result<Options, String> {
         ticks: 600,
         warmup: 60,
         world: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/worlds/town.world.ron"),
+        threads: std::thread::available_parallelism().map_or(1, usize::from),
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -45,6 +53,7 @@ fn parse_options() -> Result<Options, String> {
             "--ticks" => options.ticks = number()?.max(1),
             "--warmup" => options.warmup = number()?,
             "--world" => options.world = PathBuf::from(&value),
+            "--threads" => options.threads = number()?.max(1) as usize,
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
@@ -150,15 +159,28 @@ fn time_sets(app: &mut App) {
     );
 }
 
-fn headless_app() -> App {
+fn headless_app(compute_threads: usize) -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, AssetPlugin::default()));
+    let compute = TaskPoolThreadAssignmentPolicy {
+        min_threads: compute_threads,
+        max_threads: compute_threads,
+        ..TaskPoolOptions::default().compute
+    };
+    let task_pool_options = TaskPoolOptions {
+        compute,
+        ..default()
+    };
+    app.add_plugins((
+        MinimalPlugins.set(TaskPoolPlugin { task_pool_options }),
+        AssetPlugin::default(),
+    ));
     app.insert_resource(TimeUpdateStrategy::ManualDuration(TICK));
     app
 }
 
-fn measure_floor(agents: u32, ticks: u32, warmup: u32) -> f64 {
-    let mut app = headless_app();
+fn measure_floor(options: &Options) -> f64 {
+    let (agents, ticks, warmup) = (options.agents, options.ticks, options.warmup);
+    let mut app = headless_app(options.threads);
     app.init_resource::<FloorTiming>()
         .add_systems(Update, (floor_start, floor_move, floor_end).chain());
     for i in 0..agents {
@@ -198,7 +220,7 @@ fn main() -> ExitCode {
         }
     };
 
-    let mut app = headless_app();
+    let mut app = headless_app(options.threads);
     // One kerb tick per update, with the tick's time.
     app.add_plugins(KerbPlugin::new(Update));
     time_sets(&mut app);
@@ -247,11 +269,13 @@ fn main() -> ExitCode {
         + size_of::<UnitPose>()
         + size_of::<NavLocation>()
         + size_of::<Motion>()
+        + size_of::<Intent>()
         + size_of::<Wander>()
         + size_of::<WanderMemory>();
-    let floor = measure_floor(options.agents, options.ticks, options.warmup);
+    let floor = measure_floor(&options);
 
     println!("agents:               {}", options.agents);
+    println!("compute threads:      {}", options.threads);
     println!(
         "ticks measured:       {} (after {} warm-up), 60 ticks per simulated second",
         options.ticks, options.warmup

@@ -15,7 +15,7 @@ use kerb_turning::TurningPath;
 /// about z) on the first tick; afterwards kerb writes the transform.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Default, Debug)]
-#[require(TurningRadius, Speed, UnitPose, NavLocation, Motion, Transform)]
+#[require(TurningRadius, Speed, UnitPose, NavLocation, Motion, Intent, Transform)]
 pub struct Unit;
 
 /// The tightest circle the unit can turn on, in metres. A tank has a large
@@ -113,11 +113,11 @@ pub struct WanderMemory {
     pub state: WanderState,
     /// Whether the stream has been seeded.
     pub seeded: bool,
-    /// Seconds of wandering not yet applied to the angle. The angle's
-    /// change over `t` seconds is one normal draw with variance `rate² t`,
-    /// so applying it when a target is picked is exact in distribution and
-    /// saves a random draw per unit per tick.
-    pub unspent: f32,
+    /// The time (seconds on the schedule's clock) up to which the angle has
+    /// wandered. The angle's change over `t` seconds is one normal draw with
+    /// variance `rate² t`, so applying it only when a target is picked is
+    /// exact in distribution, and an idle tick neither draws nor writes.
+    pub wandered_until: f64,
 }
 
 /// Where to go. Insert it to send a unit; kerb removes it on arrival
@@ -182,10 +182,6 @@ pub struct Motion {
     pub travelled: f32,
     /// The current goal.
     pub goal: Goal,
-    /// What kerb must do for this unit next.
-    pub pending: Pending,
-    /// Where the path wants the unit this tick, before confinement.
-    pub desired: UnitPose,
     /// Whether the unit is backing along `path` (facing the other way), which
     /// a boxed-in wanderer does to get out: it never turns tighter instead.
     pub reversing: bool,
@@ -199,12 +195,27 @@ impl Motion {
         self.travelled < self.path.length()
     }
 
-    /// Drops the path and stands at `pose` (goal and pending work unchanged).
+    /// Drops the path and stands at `pose` (goal unchanged).
     pub fn stand_at(&mut self, pose: UnitPose) {
         self.path = TurningPath::stationary(pose.to_pose());
         self.travelled = 0.0;
-        self.desired = pose;
     }
+}
+
+/// What a unit means to do this tick: where its path wants it, before
+/// confinement, and what it needs from kerb next.
+///
+/// Kept apart from [`Motion`], and small, because every pass of every tick
+/// reads it for every unit, while most units need nothing but the next
+/// sample of their path: the passes that only look here read a few bytes
+/// per unit instead of the whole path.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component, Default, Debug)]
+pub struct Intent {
+    /// Where the path wants the unit this tick, before confinement.
+    pub desired: UnitPose,
+    /// What kerb must do for this unit next.
+    pub pending: Pending,
 }
 
 /// A unit's current goal.

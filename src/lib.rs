@@ -13,8 +13,8 @@ mod systems;
 mod world_asset;
 
 pub use components::{
-    Destination, FollowedRoute, Goal, Motion, NavLocation, Pending, Speed, TurningRadius, Unit,
-    UnitPose, Wander, WanderMemory,
+    Destination, FollowedRoute, Goal, Intent, Motion, NavLocation, Pending, Speed, TurningRadius,
+    Unit, UnitPose, Wander, WanderMemory,
 };
 #[cfg(feature = "debug")]
 pub use debug::{KerbDebugPlugin, KerbDebugSettings, KerbGizmos, Selected};

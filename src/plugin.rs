@@ -4,8 +4,8 @@ use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 
 use crate::components::{
-    Destination, FollowedRoute, Goal, Motion, NavLocation, Pending, Speed, TurningRadius, Unit,
-    UnitPose, Wander, WanderMemory,
+    Destination, FollowedRoute, Goal, Intent, Motion, NavLocation, Pending, Speed, TurningRadius,
+    Unit, UnitPose, Wander, WanderMemory,
 };
 use crate::messages::{Arrived, Blocked};
 use crate::settings::{KerbSettings, KerbStats};
@@ -84,6 +84,7 @@ impl Plugin for KerbPlugin {
             .register_type::<Destination>()
             .register_type::<FollowedRoute>()
             .register_type::<Motion>()
+            .register_type::<Intent>()
             .register_type::<Goal>()
             .register_type::<Pending>()
             .register_type::<KerbSettings>()

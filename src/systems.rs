@@ -11,8 +11,8 @@ use kerb_turning::{Pose, TurningPath};
 
 use crate::Speed;
 use crate::components::{
-    Destination, FollowedRoute, Goal, Motion, NavLocation, Pending, TurningRadius, Unit, UnitPose,
-    Wander, WanderMemory,
+    Destination, FollowedRoute, Goal, Intent, Motion, NavLocation, Pending, TurningRadius, Unit,
+    UnitPose, Wander, WanderMemory,
 };
 use crate::messages::{Arrived, Blocked};
 use crate::settings::{KerbSettings, KerbStats};
@@ -52,7 +52,7 @@ pub(crate) fn track_world_asset(
     assets: Res<Assets<WorldAsset>>,
     mut events: MessageReader<AssetEvent<WorldAsset>>,
     mut failures: MessageReader<AssetLoadFailedEvent<WorldAsset>>,
-    mut units: Query<(&mut UnitPose, &mut NavLocation, &mut Motion), With<Unit>>,
+    mut units: Query<(&mut UnitPose, &mut NavLocation, &mut Motion, &mut Intent), With<Unit>>,
 ) {
     for failure in failures.read() {
         if failure.id == world.handle.id() {
@@ -74,7 +74,7 @@ pub(crate) fn track_world_asset(
     let Some(mesh) = navmesh(&world, &assets) else {
         return;
     };
-    for (mut pose, mut location, mut motion) in &mut units {
+    for (mut pose, mut location, mut motion, mut intent) in &mut units {
         if location.polygon.is_none() {
             continue; // not placed yet: `place_units` reads its transform
         }
@@ -84,7 +84,8 @@ pub(crate) fn track_world_asset(
         }
         // Paths were checked against the old walls.
         motion.stand_at(*pose);
-        motion.pending = match motion.goal {
+        intent.desired = *pose;
+        intent.pending = match motion.goal {
             Goal::None => Pending::NewTarget,
             _ => Pending::Plan,
         };
@@ -92,11 +93,9 @@ pub(crate) fn track_world_asset(
 }
 
 /// Puts new units (and units waiting for a world) on the navmesh: reads the
-/// pose from the transform, snaps it onto the walkable area and seeds the
-/// wander stream. Only new units are visited, except on the tick a world
+/// pose from the transform and snaps it onto the walkable area. Only new units are visited, except on the tick a world
 /// first becomes ready, when every unit waiting for it is.
 pub(crate) fn place_units(
-    settings: Res<KerbSettings>,
     world: Res<KerbWorld>,
     assets: Res<Assets<WorldAsset>>,
     mut ready_world: Local<Option<AssetId<WorldAsset>>>,
@@ -108,7 +107,7 @@ pub(crate) fn place_units(
     let Some(mesh) = navmesh(&world, &assets) else {
         return;
     };
-    let place = |(entity, transform, mut pose, mut location, mut motion, memory): PlacementItem| {
+    let place = |(transform, mut pose, mut location, mut motion, mut intent): PlacementItem| {
         if location.polygon.is_some() {
             return;
         }
@@ -123,14 +122,9 @@ pub(crate) fn place_units(
         };
         location.polygon = Some(polygon.0);
         motion.stand_at(*pose);
-        if motion.pending == Pending::Nothing {
-            motion.pending = Pending::NewTarget;
-        }
-        if let Some(mut memory) = memory
-            && !memory.seeded
-        {
-            memory.state = kerb_steering::WanderState::new(settings.seed, entity.to_bits());
-            memory.seeded = true;
+        intent.desired = *pose;
+        if intent.pending == Pending::Nothing {
+            intent.pending = Pending::NewTarget;
         }
     };
     let id = world.handle.id();
@@ -143,21 +137,19 @@ pub(crate) fn place_units(
 }
 
 type PlacementData = (
-    Entity,
     &'static Transform,
     &'static mut UnitPose,
     &'static mut NavLocation,
     &'static mut Motion,
-    Option<&'static mut WanderMemory>,
+    &'static mut Intent,
 );
 
 type PlacementItem<'a> = (
-    Entity,
     &'a Transform,
     Mut<'a, UnitPose>,
     Mut<'a, NavLocation>,
     Mut<'a, Motion>,
-    Option<Mut<'a, WanderMemory>>,
+    Mut<'a, Intent>,
 );
 
 /// Turns parameter and destination changes into replanning on this tick.
@@ -168,6 +160,7 @@ pub(crate) fn react_to_changes(
             (
                 Option<Ref<Destination>>,
                 &mut Motion,
+                &mut Intent,
                 Ref<TurningRadius>,
                 Option<Ref<Wander>>,
             ),
@@ -183,6 +176,7 @@ pub(crate) fn react_to_changes(
         Query<
             (
                 &mut Motion,
+                &mut Intent,
                 Option<&mut FollowedRoute>,
                 Has<Wander>,
                 Has<Destination>,
@@ -191,29 +185,30 @@ pub(crate) fn react_to_changes(
         >,
     )>,
 ) {
-    for (destination, mut motion, radius, wander) in &mut queries.p0() {
+    for (destination, mut motion, mut intent, radius, wander) in &mut queries.p0() {
         if let Some(destination) = destination.filter(|d| d.is_changed()) {
             motion.goal = match *destination {
                 Destination::Point(point) => Goal::Point(point),
                 Destination::Pose { position, heading } => Goal::Pose(position, heading),
             };
-            motion.pending = Pending::Plan;
+            intent.pending = Pending::Plan;
         } else if wander.is_some_and(|w| w.is_changed() && !w.is_added()) {
-            motion.pending = Pending::NewTarget;
+            intent.pending = Pending::NewTarget;
         } else if radius.is_changed() && !radius.is_added() && motion.goal != Goal::None {
-            motion.pending = Pending::Plan;
+            intent.pending = Pending::Plan;
         }
     }
     let mut motions = queries.p1();
     for entity in removed.read() {
-        if let Ok((mut motion, followed, wanders, has_destination)) = motions.get_mut(entity)
+        if let Ok((mut motion, mut intent, followed, wanders, has_destination)) =
+            motions.get_mut(entity)
             && !has_destination
         {
             if let Some(mut followed) = followed {
                 followed.clear();
             }
             motion.goal = Goal::None;
-            motion.pending = if wanders {
+            intent.pending = if wanders {
                 Pending::NewTarget
             } else {
                 Pending::Nothing
@@ -226,8 +221,8 @@ pub(crate) fn react_to_changes(
     }
 }
 
-/// Advances every wanderer's wander angle by the tick's time, and gives a
-/// new, walkable wander target to those that need one.
+/// Gives a new, walkable wander target to every wanderer that needs one,
+/// first letting its wander angle wander for the time since it last did.
 pub(crate) fn steer_wanderers(
     time: Res<Time>,
     settings: Res<KerbSettings>,
@@ -235,8 +230,10 @@ pub(crate) fn steer_wanderers(
     assets: Res<Assets<WorldAsset>>,
     mut units: Query<
         (
+            Entity,
             &UnitPose,
             &NavLocation,
+            &mut Intent,
             &mut Motion,
             &Wander,
             &mut WanderMemory,
@@ -247,16 +244,24 @@ pub(crate) fn steer_wanderers(
     let Some(mesh) = navmesh(&world, &assets) else {
         return;
     };
-    let dt = time.delta_secs();
+    let now = time.elapsed_secs_f64();
     let margin = settings.wall_margin;
-    units
-        .par_iter_mut()
-        .for_each(|(pose, location, mut motion, wander, mut memory)| {
-            memory.unspent += dt;
-            if motion.pending == Pending::NewTarget && location.polygon.is_some() {
+    units.par_iter_mut().for_each(
+        |(entity, pose, location, mut intent, mut motion, wander, mut memory)| {
+            // Only read until a unit needs a target: writing would mark the
+            // components changed and cost memory traffic for every unit.
+            if intent.pending == Pending::NewTarget && location.polygon.is_some() {
+                if !memory.seeded {
+                    // On the first target rather than on placement, so that
+                    // a unit told to wander later gets its own stream too.
+                    memory.state = kerb_steering::WanderState::new(settings.seed, entity.to_bits());
+                    memory.seeded = true;
+                    memory.wandered_until = now;
+                }
                 let params = wander.params();
-                let unspent = std::mem::take(&mut memory.unspent);
-                memory.state.advance(&params, unspent);
+                let wandered = (now - memory.wandered_until) as f32;
+                memory.wandered_until = now;
+                memory.state.advance(&params, wandered);
                 let target = memory.state.walkable_target(
                     &params,
                     pose.position,
@@ -265,9 +270,10 @@ pub(crate) fn steer_wanderers(
                     margin,
                 );
                 motion.goal = Goal::Point(target);
-                motion.pending = Pending::Plan;
+                intent.pending = Pending::Plan;
             }
-        });
+        },
+    );
 }
 
 /// Plans the shortest walkable turning path for every unit that needs one,
@@ -286,6 +292,7 @@ pub(crate) fn plan_paths(
             &UnitPose,
             &TurningRadius,
             &NavLocation,
+            &mut Intent,
             &mut Motion,
             Option<&mut WanderMemory>,
             Option<&mut FollowedRoute>,
@@ -301,13 +308,23 @@ pub(crate) fn plan_paths(
     let clearance = settings.clearance;
     let route_clearance = clearance.max(ROUTE_CLEARANCE_FLOOR);
     units.par_iter_mut().for_each(
-        |(entity, pose, radius, location, mut motion, memory, mut followed, has_destination)| {
+        |(
+            entity,
+            pose,
+            radius,
+            location,
+            mut intent,
+            mut motion,
+            memory,
+            mut followed,
+            has_destination,
+        )| {
+            if intent.pending != Pending::Plan {
+                return;
+            }
             let Some(polygon) = location.polygon else {
                 return;
             };
-            if motion.pending != Pending::Plan {
-                return;
-            }
             planned.fetch_add(1, Ordering::Relaxed);
             let start = pose.to_pose();
             let goal = match motion.goal {
@@ -330,7 +347,7 @@ pub(crate) fn plan_paths(
                 )
             });
             motion.travelled = 0.0;
-            motion.desired = *pose;
+            intent.desired = *pose;
             motion.reversing = false;
             if let Some(followed) = followed.as_mut() {
                 followed.clear();
@@ -338,12 +355,12 @@ pub(crate) fn plan_paths(
             match plan {
                 Planned::Path(path) => {
                     motion.path = path;
-                    motion.pending = Pending::Nothing;
+                    intent.pending = Pending::Nothing;
                     motion.blocked_streak = 0;
                 }
                 Planned::Route(route) => {
                     motion.path = route.legs()[0];
-                    motion.pending = Pending::Nothing;
+                    intent.pending = Pending::Nothing;
                     motion.blocked_streak = 0;
                     if let Some(followed) = followed.as_mut() {
                         followed.route = Some(route);
@@ -362,7 +379,7 @@ pub(crate) fn plan_paths(
                 {
                     motion.path = path;
                     motion.reversing = true;
-                    motion.pending = Pending::Nothing;
+                    intent.pending = Pending::Nothing;
                     motion.blocked_streak += 1;
                 }
                 // A wanderer boxed in by walls closer than its turning circle
@@ -374,7 +391,7 @@ pub(crate) fn plan_paths(
                 {
                     motion.path = path;
                     motion.reversing = true;
-                    motion.pending = Pending::Nothing;
+                    intent.pending = Pending::Nothing;
                     motion.blocked_streak = 0;
                 }
                 Planned::Blocked(why) => {
@@ -387,9 +404,9 @@ pub(crate) fn plan_paths(
                         // Turn the wander angle round so the next target lies
                         // elsewhere instead of behind the same wall.
                         memory.state.angle += std::f32::consts::PI;
-                        motion.pending = Pending::NewTarget;
+                        intent.pending = Pending::NewTarget;
                     } else {
-                        motion.pending = Pending::Nothing;
+                        intent.pending = Pending::Nothing;
                         motion.goal = Goal::None;
                     }
                     blocked.borrow_local_mut().push((entity, has_destination));
@@ -454,15 +471,34 @@ fn plan_to(
     }
 }
 
-/// A straight path backwards from `start`, as long as the walls allow, up
-/// to one turning radius.
+/// A short path backwards from `start`, as long as the walls allow, up to
+/// one turning radius: an arc at full lock if one fits, so that the unit
+/// faces a new way when it drives on (backing out of a dead end a step at a
+/// time, as a driver does), else a straight line.
+///
+/// The longest step that fits wins. Between equally long ones the arc that
+/// swings the front left comes first, then the right, then the straight
+/// line, so that in open space successive steps keep turning the same way
+/// instead of undoing each other.
 fn reverse_out(mesh: &NavMesh, start: Pose, radius: f32, clearance: f32) -> Option<TurningPath> {
     let backwards = Pose::new(start.position, start.heading + std::f32::consts::PI);
-    [1.0, 0.5, 0.25, 0.1].into_iter().find_map(|fraction| {
+    // Seen from the backwards pose, a left turn (side 1) swings the unit's
+    // front left; side 0 is straight back.
+    let steps = [1.0, 0.5, 0.25, 0.1]
+        .into_iter()
+        .flat_map(|fraction| [1.0, -1.0, 0.0].map(|side| (fraction, side)));
+    steps.into_iter().find_map(|(fraction, side)| {
         let length = (radius * fraction).max(0.2);
-        let goal = backwards.position + backwards.forward() * length;
+        let goal = if side == 0.0 {
+            backwards.position + backwards.forward() * length
+        } else {
+            let to_center = backwards.forward().perp() * (side * radius);
+            let center = backwards.position + to_center;
+            center - Vec2::from_angle(side * length / radius).rotate(to_center)
+        };
         let path = kerb_turning::plan_to_point(backwards, goal, radius).ok()?;
-        mesh.is_walkable(&path, clearance).then_some(path)
+        // A goal a hair inside the circle would be reached by a loop.
+        (path.length() <= length * 1.01 && mesh.is_walkable(&path, clearance)).then_some(path)
     })
 }
 
@@ -480,6 +516,7 @@ pub(crate) fn advance_along_paths(
             Entity,
             &UnitPose,
             &Speed,
+            &mut Intent,
             &mut Motion,
             Option<&mut FollowedRoute>,
             Has<Wander>,
@@ -490,13 +527,15 @@ pub(crate) fn advance_along_paths(
 ) {
     let dt = time.delta_secs();
     units.par_iter_mut().for_each(
-        |(entity, pose, speed, mut motion, mut followed, wanders, has_destination)| {
-            if motion.pending != Pending::Nothing || !motion.is_moving() {
-                motion.desired = *pose;
+        |(entity, pose, speed, mut intent, mut motion, mut followed, wanders, has_destination)| {
+            if intent.pending != Pending::Nothing || !motion.is_moving() {
+                if intent.desired != *pose {
+                    intent.desired = *pose;
+                }
                 // A wanderer whose path is done (even one of length zero) wants
                 // the next target.
-                if motion.pending == Pending::Nothing && wanders && !has_destination {
-                    motion.pending = Pending::NewTarget;
+                if intent.pending == Pending::Nothing && wanders && !has_destination {
+                    intent.pending = Pending::NewTarget;
                 }
                 return;
             }
@@ -518,7 +557,7 @@ pub(crate) fn advance_along_paths(
             } else {
                 0.0
             };
-            motion.desired = UnitPose {
+            intent.desired = UnitPose {
                 position: sampled.position,
                 heading: sampled.heading + facing,
             };
@@ -529,12 +568,12 @@ pub(crate) fn advance_along_paths(
                 }
                 if backed_up && has_destination {
                     // Turned round: now the way on can be planned.
-                    motion.pending = Pending::Plan;
+                    intent.pending = Pending::Plan;
                 } else if has_destination {
                     motion.goal = Goal::None;
                     arrived.borrow_local_mut().push(entity);
                 } else if wanders {
-                    motion.pending = Pending::NewTarget;
+                    intent.pending = Pending::NewTarget;
                 }
             }
         },
@@ -555,7 +594,7 @@ pub(crate) fn confine_to_navmesh(
         (
             &mut UnitPose,
             &mut NavLocation,
-            &mut Motion,
+            &mut Intent,
             &mut Transform,
             Has<Wander>,
         ),
@@ -566,23 +605,26 @@ pub(crate) fn confine_to_navmesh(
         return;
     };
     units.par_iter_mut().for_each(
-        |(mut pose, mut location, mut motion, mut transform, wanders)| {
+        |(mut pose, mut location, mut intent, mut transform, wanders)| {
             let Some(polygon) = location.polygon else {
                 return;
             };
-            let desired = motion.desired;
+            let desired = intent.desired;
             if desired.position != pose.position {
                 let result = mesh.move_along(PolygonId(polygon), pose.position, desired.position);
                 if result.position.distance(desired.position) > DEVIATION
-                    && motion.pending == Pending::Nothing
+                    && intent.pending == Pending::Nothing
                 {
-                    motion.pending = if wanders {
+                    intent.pending = if wanders {
                         Pending::NewTarget
                     } else {
                         Pending::Plan
                     };
                 }
-                location.polygon = Some(result.polygon.0);
+                // Compared first: writing would mark the location changed.
+                if result.polygon.0 != polygon {
+                    location.polygon = Some(result.polygon.0);
+                }
                 pose.position = result.position;
             }
             if pose.heading != desired.heading {

@@ -484,8 +484,11 @@ fn a_thousand_wanderers_stay_on_the_town_and_never_stick() {
             }
             if tick - anchor.2 >= stuck_after {
                 let motion = app.world().get::<Motion>(entity).unwrap();
+                let intent = app.world().get::<bevy_kerb::Intent>(entity).unwrap();
                 let memory = app.world().get::<bevy_kerb::WanderMemory>(entity);
-                panic!("tick {tick}: {entity} stuck at {position} for 5 s: {motion:?} {memory:?}");
+                panic!(
+                    "tick {tick}: {entity} stuck at {position} for 5 s: {motion:?} {intent:?} {memory:?}"
+                );
             }
         }
     }

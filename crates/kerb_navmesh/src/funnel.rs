@@ -184,11 +184,7 @@ impl NavMesh {
     /// The direction into the walkable area at a wall corner: the sum of
     /// the inward normals of the walls that meet there, if any do.
     fn corner_opening(&self, corner: Vec2) -> Option<Vec2> {
-        let here = Segment::Line {
-            start: corner,
-            direction: Vec2::X,
-            length: 0.0,
-        };
+        let here = Segment::line(corner, Vec2::X, 0.0);
         let mut walls_here: Vec<(Vec2, Vec2, Vec2)> = Vec::new();
         self.for_each_wall_near(&here, 1e-3, |a, b, inward| {
             // A wall spanning several grid cells is visited in each.

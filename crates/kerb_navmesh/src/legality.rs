@@ -4,6 +4,7 @@
 use glam::Vec2;
 use kerb_turning::{
     Candidates, PlanError, Pose, Segment, TurningPath, candidates_to_point, candidates_to_pose,
+    plan_to_point, plan_to_pose,
 };
 
 use crate::grid::Aabb;
@@ -186,6 +187,7 @@ impl NavMesh {
                 start,
                 direction,
                 length,
+                ..
             } => self.wall_grid.for_each_cell_near_segment(
                 start,
                 start + direction * length,
@@ -272,7 +274,10 @@ impl NavMesh {
         radius: f32,
         clearance: f32,
     ) -> Result<WalkablePlan, PlanError> {
-        Ok(self.shortest_walkable(&candidates_to_point(start, goal, radius)?, clearance))
+        let shortest = plan_to_point(start, goal, radius)?;
+        Ok(self.shortest_walkable_after(shortest, clearance, || {
+            candidates_to_point(start, goal, radius)
+        }))
     }
 
     /// The shortest walkable turning path from `start` arriving at `goal`'s
@@ -284,7 +289,33 @@ impl NavMesh {
         radius: f32,
         clearance: f32,
     ) -> Result<WalkablePlan, PlanError> {
-        Ok(self.shortest_walkable(&candidates_to_pose(start, goal, radius)?, clearance))
+        let shortest = plan_to_pose(start, goal, radius)?;
+        Ok(self.shortest_walkable_after(shortest, clearance, || {
+            candidates_to_pose(start, goal, radius)
+        }))
+    }
+
+    /// `shortest` if it is walkable, else the shortest walkable of the
+    /// other candidates. The shortest path usually is walkable, and planning
+    /// it alone costs a fraction of enumerating and building every
+    /// candidate.
+    fn shortest_walkable_after(
+        &self,
+        shortest: TurningPath,
+        clearance: f32,
+        all_candidates: impl FnOnce() -> Result<Candidates, PlanError>,
+    ) -> WalkablePlan {
+        if self.is_walkable(&shortest, clearance) {
+            return WalkablePlan::Path(shortest);
+        }
+        // The inputs were already checked, so the candidates cannot fail.
+        all_candidates().map_or(WalkablePlan::Blocked, |candidates| {
+            candidates
+                .iter()
+                .filter(|path| **path != shortest)
+                .find(|path| self.is_walkable(path, clearance))
+                .map_or(WalkablePlan::Blocked, |path| WalkablePlan::Path(*path))
+        })
     }
 }
 
@@ -340,6 +371,7 @@ fn segment_hits(segment: &Segment, from: Vec2, to: Vec2, emit: &mut impl FnMut(H
             start,
             direction,
             length,
+            ..
         } => {
             let denominator = direction.perp_dot(edge);
             // Within a millionth of a radian of parallel (as in
@@ -380,6 +412,7 @@ fn circle_hits(segment: &Segment, q: Vec2, r: f32, emit: &mut impl FnMut(Hit)) {
             start,
             direction,
             length,
+            ..
         } => {
             // From the point of closest approach, not from the start: a
             // far start would cancel the circle's radius away in rounding.

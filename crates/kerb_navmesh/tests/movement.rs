@@ -3,7 +3,7 @@
 use glam::Vec2;
 use kerb_navmesh::generate::grid_world;
 use kerb_navmesh::{NavMesh, PolygonId, World, WorldFile, closest_point_on_segment};
-use kerb_turning::{Pose, plan_to_point, plan_to_pose};
+use kerb_turning::{Pose, candidates_to_point, candidates_to_pose, plan_to_point, plan_to_pose};
 use proptest::prelude::*;
 
 mod support;
@@ -357,6 +357,41 @@ proptest! {
             town.is_walkable(&path, clearance),
             town.path_violation(&path, clearance).is_none()
         );
+    }
+
+    /// Planning checks the shortest path first and enumerates the other
+    /// candidates only when it is blocked; the answer is exactly the first
+    /// walkable one of all the candidates, shortest first.
+    #[test]
+    fn walkable_plans_pick_the_first_walkable_candidate(
+        start in (0.0f32..1.0, 0.0f32..1.0, -3.2f32..3.2),
+        goal in (-1.0f32..1.0, -1.0f32..1.0, -3.2f32..3.2),
+        reach in prop_oneof![1.0f32..5.0, 5.0f32..40.0],
+        radius in prop_oneof![0.5f32..2.0, 8.0f32..12.0],
+        clearance in prop_oneof![Just(0.0f32), 0.1f32..1.0],
+        to_pose in any::<bool>(),
+    ) {
+        let town = town();
+        let bounds = town.bounds();
+        let start_position = bounds.min + (bounds.max - bounds.min) * Vec2::new(start.0, start.1);
+        prop_assume!(town.locate(start_position).is_some());
+        // Wander-sized hops, where walls block the shortest path often.
+        let goal_position = start_position + Vec2::new(goal.0, goal.1) * reach;
+        let start = Pose::new(start_position, start.2);
+        let (planned, candidates) = if to_pose {
+            let goal = Pose::new(goal_position, goal.2);
+            (
+                town.plan_walkable_to_pose(start, goal, radius, clearance).unwrap(),
+                candidates_to_pose(start, goal, radius).unwrap(),
+            )
+        } else {
+            (
+                town.plan_walkable_to_point(start, goal_position, radius, clearance).unwrap(),
+                candidates_to_point(start, goal_position, radius).unwrap(),
+            )
+        };
+        let first_walkable = candidates.iter().find(|path| town.is_walkable(path, clearance)).copied();
+        prop_assert_eq!(planned.path(), first_walkable);
     }
 }
 

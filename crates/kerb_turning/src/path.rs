@@ -61,6 +61,7 @@ const NO_SEGMENT: Segment = Segment::Line {
     start: Vec2::ZERO,
     direction: Vec2::X,
     length: 0.0,
+    heading: 0.0,
 };
 
 impl Default for TurningPath {
@@ -93,11 +94,7 @@ impl TurningPath {
         path.word = PathWord::S;
         path.segment_count = 1;
         path.length = length;
-        path.segments[0] = Segment::Line {
-            start: from,
-            direction,
-            length,
-        };
+        path.segments[0] = Segment::line(from, direction, length);
         path
     }
 
@@ -231,6 +228,7 @@ impl PathBuilder {
             start: self.position.as_vec2(),
             direction: self.forward.as_vec2(),
             length: distance as f32,
+            heading: self.heading as f32,
         });
         self.position += self.forward * distance;
         self.length += distance;

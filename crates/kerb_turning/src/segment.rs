@@ -3,7 +3,6 @@
 use glam::Vec2;
 use std::f32::consts::FRAC_PI_2;
 
-use crate::angle::fast_atan2;
 use crate::{Pose, TurnDirection};
 
 /// One piece of a turning path: an arc at the unit's radius, or a straight line.
@@ -29,10 +28,26 @@ pub enum Segment {
         direction: Vec2,
         /// Length in world units, never negative.
         length: f32,
+        /// The heading along `direction`, in radians: kept so that sampling,
+        /// which units do every tick, needs no arctangent. [`Segment::line`]
+        /// fills it in; a path builder passes the heading it carries, which
+        /// continues its arcs' headings without a jump of a full turn.
+        heading: f32,
     },
 }
 
 impl Segment {
+    /// A straight line from `start` along the unit vector `direction`.
+    #[inline]
+    pub fn line(start: Vec2, direction: Vec2, length: f32) -> Segment {
+        Segment::Line {
+            start,
+            direction,
+            length,
+            heading: direction.to_angle(),
+        }
+    }
+
     /// Length travelled along the segment.
     #[inline]
     pub fn length(&self) -> f32 {
@@ -73,12 +88,8 @@ impl Segment {
                 start,
                 direction,
                 length,
-            } => Pose::new(
-                start + direction * distance.clamp(0.0, length),
-                // Followers sample every tick; the polynomial arctangent
-                // (2e-8 rad) is several times cheaper than the platform one.
-                fast_atan2(f64::from(direction.y), f64::from(direction.x)) as f32,
-            ),
+                heading,
+            } => Pose::new(start + direction * distance.clamp(0.0, length), heading),
         }
     }
 

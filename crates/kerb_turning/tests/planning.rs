@@ -39,6 +39,15 @@ fn assert_well_formed(path: &TurningPath, start: Pose, radius: f32) {
                 "no needless full circle: {path:#?}"
             );
         }
+        if let Segment::Line {
+            direction, heading, ..
+        } = *segment
+        {
+            assert!(
+                Vec2::from_angle(heading).distance(direction) <= 1e-5,
+                "a line's heading points along its direction: {segment:?}"
+            );
+        }
         assert!(segment.length() >= 0.0);
         total += segment.length();
         previous = segment.end_pose();
