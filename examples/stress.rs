@@ -146,12 +146,12 @@ fn set_times(clock: &SetClock) -> Option<[f64; 4]> {
 
 /// Adds the markers between kerb's chained sets.
 fn time_sets(app: &mut App) {
-    use KerbSystems::{Advance, Confine, Plan, Steer};
+    use KerbSystems::{Advance, Confine, Plan, Prepare};
     app.init_resource::<SetClock>().add_systems(
         Update,
         (
-            mark::<0>.before(Steer),
-            mark::<1>.after(Steer).before(Plan),
+            mark::<0>.before(Prepare),
+            mark::<1>.after(Prepare).before(Plan),
             mark::<2>.after(Plan).before(Advance),
             mark::<3>.after(Advance).before(Confine),
             mark::<4>.after(Confine),
@@ -282,7 +282,7 @@ fn main() -> ExitCode {
     );
     println!("ms per tick:          median {median:.3}, p95 {p95:.3}");
     println!(
-        "per set (median ms):  steer {:.3}, plan {:.3}, advance {:.3}, confine {:.3}",
+        "per set (median ms):  prepare {:.3}, plan {:.3}, advance {:.3}, confine {:.3}",
         set_medians[0], set_medians[1], set_medians[2], set_medians[3]
     );
     println!(

@@ -16,10 +16,11 @@ use crate::world_asset::{KerbWorld, WorldAsset, WorldAssetLoader};
 /// before transform propagation.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum KerbSystems {
-    /// Follow the world asset, place new units, react to changed parameters,
-    /// and let wanderers choose targets.
-    Steer,
-    /// Plan turning paths for units whose goal changed or whose path ended.
+    /// Follow the world asset, place new units and react to changed
+    /// parameters and destinations.
+    Prepare,
+    /// Give wanderers whose path ended a new wander target, and plan turning
+    /// paths for units whose goal changed or whose path ended.
     Plan,
     /// Drive along the paths, sampling each pose exactly.
     Advance,
@@ -72,6 +73,8 @@ impl Plugin for KerbPlugin {
             .init_resource::<KerbSettings>()
             .init_resource::<KerbStats>()
             .init_resource::<KerbWorld>()
+            .init_resource::<systems::UnitsToPlace>()
+            .add_observer(systems::queue_new_unit)
             .add_message::<Arrived>()
             .add_message::<Blocked>()
             .register_type::<Unit>()
@@ -93,7 +96,7 @@ impl Plugin for KerbPlugin {
             .configure_sets(
                 self.schedule,
                 (
-                    KerbSystems::Steer,
+                    KerbSystems::Prepare,
                     KerbSystems::Plan,
                     KerbSystems::Advance,
                     KerbSystems::Confine,
@@ -108,10 +111,9 @@ impl Plugin for KerbPlugin {
                         systems::track_world_asset,
                         systems::place_units,
                         systems::react_to_changes,
-                        systems::steer_wanderers,
                     )
                         .chain()
-                        .in_set(KerbSystems::Steer),
+                        .in_set(KerbSystems::Prepare),
                     systems::plan_paths.in_set(KerbSystems::Plan),
                     systems::advance_along_paths.in_set(KerbSystems::Advance),
                     (systems::confine_to_navmesh, systems::end_tick)

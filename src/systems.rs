@@ -1,4 +1,4 @@
-//! The systems behind [`crate::KerbSystems`]: steer, plan, advance, confine.
+//! The systems behind [`crate::KerbSystems`]: prepare, plan, advance, confine.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
@@ -92,20 +92,28 @@ pub(crate) fn track_world_asset(
     }
 }
 
+/// Units added since [`place_units`] last ran, queued by an observer so
+/// that placing new units never scans the whole crowd.
+#[derive(Resource, Default)]
+pub(crate) struct UnitsToPlace(Vec<Entity>);
+
+pub(crate) fn queue_new_unit(add: On<Add, Unit>, mut queue: ResMut<UnitsToPlace>) {
+    queue.0.push(add.entity);
+}
+
 /// Puts new units (and units waiting for a world) on the navmesh: reads the
-/// pose from the transform and snaps it onto the walkable area. Only new units are visited, except on the tick a world
-/// first becomes ready, when every unit waiting for it is.
+/// pose from the transform and snaps it onto the walkable area. Only the
+/// queued new units are visited, except on the tick a world first becomes
+/// ready, when every unit waiting for it is.
 pub(crate) fn place_units(
     world: Res<KerbWorld>,
     assets: Res<Assets<WorldAsset>>,
     mut ready_world: Local<Option<AssetId<WorldAsset>>>,
-    mut units: ParamSet<(
-        Query<PlacementData, (With<Unit>, Added<Unit>)>,
-        Query<PlacementData, With<Unit>>,
-    )>,
+    mut queue: ResMut<UnitsToPlace>,
+    mut units: Query<PlacementData, With<Unit>>,
 ) {
     let Some(mesh) = navmesh(&world, &assets) else {
-        return;
+        return; // keep the queue until there is a world
     };
     let place = |(transform, mut pose, mut location, mut motion, mut intent): PlacementItem| {
         if location.polygon.is_some() {
@@ -130,9 +138,14 @@ pub(crate) fn place_units(
     let id = world.handle.id();
     if *ready_world != Some(id) {
         *ready_world = Some(id);
-        units.p1().iter_mut().for_each(place);
+        queue.0.clear();
+        units.iter_mut().for_each(place);
     } else {
-        units.p0().iter_mut().for_each(place);
+        for entity in queue.0.drain(..) {
+            if let Ok(unit) = units.get_mut(entity) {
+                place(unit);
+            }
+        }
     }
 }
 
@@ -221,64 +234,38 @@ pub(crate) fn react_to_changes(
     }
 }
 
-/// Gives a new, walkable wander target to every wanderer that needs one,
-/// first letting its wander angle wander for the time since it last did.
-pub(crate) fn steer_wanderers(
-    time: Res<Time>,
-    settings: Res<KerbSettings>,
-    world: Res<KerbWorld>,
-    assets: Res<Assets<WorldAsset>>,
-    mut units: Query<
-        (
-            Entity,
-            &UnitPose,
-            &NavLocation,
-            &mut Intent,
-            &mut Motion,
-            &Wander,
-            &mut WanderMemory,
-        ),
-        (With<Unit>, Without<Destination>),
-    >,
-) {
-    let Some(mesh) = navmesh(&world, &assets) else {
-        return;
-    };
-    let now = time.elapsed_secs_f64();
-    let margin = settings.wall_margin;
-    units.par_iter_mut().for_each(
-        |(entity, pose, location, mut intent, mut motion, wander, mut memory)| {
-            // Only read until a unit needs a target: writing would mark the
-            // components changed and cost memory traffic for every unit.
-            if intent.pending == Pending::NewTarget && location.polygon.is_some() {
-                if !memory.seeded {
-                    // On the first target rather than on placement, so that
-                    // a unit told to wander later gets its own stream too.
-                    memory.state = kerb_steering::WanderState::new(settings.seed, entity.to_bits());
-                    memory.seeded = true;
-                    memory.wandered_until = now;
-                }
-                let params = wander.params();
-                let wandered = (now - memory.wandered_until) as f32;
-                memory.wandered_until = now;
-                memory.state.advance(&params, wandered);
-                let target = memory.state.walkable_target(
-                    &params,
-                    pose.position,
-                    pose.heading,
-                    mesh,
-                    margin,
-                );
-                motion.goal = Goal::Point(target);
-                intent.pending = Pending::Plan;
-            }
-        },
-    );
+/// Gives a wanderer a new, walkable wander target, first letting its wander
+/// angle wander for the time since it last did.
+fn choose_wander_target(
+    mesh: &NavMesh,
+    (now, seed, margin): (f64, u64, f32),
+    entity: Entity,
+    pose: &UnitPose,
+    wander: &Wander,
+    memory: &mut WanderMemory,
+) -> Vec2 {
+    if !memory.seeded {
+        // On the first target rather than on placement, so that a unit told
+        // to wander later gets its own stream too.
+        memory.state = kerb_steering::WanderState::new(seed, entity.to_bits());
+        memory.seeded = true;
+        memory.wandered_until = now;
+    }
+    let params = wander.params();
+    let wandered = (now - memory.wandered_until) as f32;
+    memory.wandered_until = now;
+    memory.state.advance(&params, wandered);
+    memory
+        .state
+        .walkable_target(&params, pose.position, pose.heading, mesh, margin)
 }
 
-/// Plans the shortest walkable turning path for every unit that needs one,
-/// or a route across the navmesh for a far destination.
+/// Gives every wanderer that needs one a new wander target, then plans the
+/// shortest walkable turning path for every unit that needs one, or a route
+/// across the navmesh for a far destination. One pass over the crowd does
+/// both: most units need neither, and a pass costs even when it does nothing.
 pub(crate) fn plan_paths(
+    time: Res<Time>,
     settings: Res<KerbSettings>,
     world: Res<KerbWorld>,
     assets: Res<Assets<WorldAsset>>,
@@ -294,6 +281,7 @@ pub(crate) fn plan_paths(
             &NavLocation,
             &mut Intent,
             &mut Motion,
+            Option<&Wander>,
             Option<&mut WanderMemory>,
             Option<&mut FollowedRoute>,
             Has<Destination>,
@@ -304,6 +292,7 @@ pub(crate) fn plan_paths(
     let Some(mesh) = navmesh(&world, &assets) else {
         return;
     };
+    let wandering = (time.elapsed_secs_f64(), settings.seed, settings.wall_margin);
     let planned = AtomicU32::new(0);
     let clearance = settings.clearance;
     let route_clearance = clearance.max(ROUTE_CLEARANCE_FLOOR);
@@ -315,16 +304,27 @@ pub(crate) fn plan_paths(
             location,
             mut intent,
             mut motion,
-            memory,
+            wander,
+            mut memory,
             mut followed,
             has_destination,
         )| {
-            if intent.pending != Pending::Plan {
+            // Read first: writing would mark components changed.
+            let needs_target = intent.pending == Pending::NewTarget && !has_destination;
+            if intent.pending != Pending::Plan && !needs_target {
                 return;
             }
             let Some(polygon) = location.polygon else {
                 return;
             };
+            if needs_target {
+                let (Some(wander), Some(memory)) = (wander, memory.as_deref_mut()) else {
+                    return;
+                };
+                let target = choose_wander_target(mesh, wandering, entity, pose, wander, memory);
+                motion.goal = Goal::Point(target);
+                intent.pending = Pending::Plan;
+            }
             planned.fetch_add(1, Ordering::Relaxed);
             let start = pose.to_pose();
             let goal = match motion.goal {
