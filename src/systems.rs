@@ -4,6 +4,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
 
 use bevy::asset::AssetLoadFailedEvent;
+use bevy::ecs::batching::BatchingStrategy;
 use bevy::prelude::*;
 use bevy::utils::Parallel;
 use kerb_navmesh::{NavMesh, PolygonId, Route, RouteError, RouteGoal, WalkablePlan};
@@ -296,124 +297,130 @@ pub(crate) fn plan_paths(
     let planned = AtomicU32::new(0);
     let clearance = settings.clearance;
     let route_clearance = clearance.max(ROUTE_CLEARANCE_FLOOR);
-    units.par_iter_mut().for_each(
-        |(
-            entity,
-            pose,
-            radius,
-            location,
-            mut intent,
-            mut motion,
-            wander,
-            mut memory,
-            mut followed,
-            has_destination,
-        )| {
-            // Read first: writing would mark components changed.
-            let needs_target = intent.pending == Pending::NewTarget && !has_destination;
-            if intent.pending != Pending::Plan && !needs_target {
-                return;
-            }
-            let Some(polygon) = location.polygon else {
-                return;
-            };
-            if needs_target {
-                let (Some(wander), Some(memory)) = (wander, memory.as_deref_mut()) else {
+    // Plans are few and costly, and land anywhere in the crowd: smaller
+    // batches keep both threads busy to the end.
+    units
+        .par_iter_mut()
+        .batching_strategy(BatchingStrategy::new().batches_per_thread(4))
+        .for_each(
+            |(
+                entity,
+                pose,
+                radius,
+                location,
+                mut intent,
+                mut motion,
+                wander,
+                mut memory,
+                mut followed,
+                has_destination,
+            )| {
+                // Read first: writing would mark components changed.
+                let needs_target = intent.pending == Pending::NewTarget && !has_destination;
+                if intent.pending != Pending::Plan && !needs_target {
+                    return;
+                }
+                let Some(polygon) = location.polygon else {
                     return;
                 };
-                let target = choose_wander_target(mesh, wandering, entity, pose, wander, memory);
-                motion.goal = Goal::Point(target);
-                intent.pending = Pending::Plan;
-            }
-            planned.fetch_add(1, Ordering::Relaxed);
-            let start = pose.to_pose();
-            let goal = match motion.goal {
-                Goal::None => None,
-                Goal::Point(point) => Some(RouteGoal::Point(point)),
-                Goal::Pose(position, heading) => {
-                    Some(RouteGoal::Pose(Pose::new(position, heading)))
+                if needs_target {
+                    let (Some(wander), Some(memory)) = (wander, memory.as_deref_mut()) else {
+                        return;
+                    };
+                    let target =
+                        choose_wander_target(mesh, wandering, entity, pose, wander, memory);
+                    motion.goal = Goal::Point(target);
+                    intent.pending = Pending::Plan;
                 }
-            };
-            let may_route = has_destination && followed.is_some();
-            let plan = goal.map_or(Planned::Path(TurningPath::stationary(start)), |goal| {
-                plan_to(
-                    mesh,
-                    start,
-                    PolygonId(polygon),
-                    goal,
-                    radius.0,
-                    (clearance, route_clearance),
-                    may_route,
-                )
-            });
-            motion.travelled = 0.0;
-            intent.desired = *pose;
-            motion.reversing = false;
-            if let Some(followed) = followed.as_mut() {
-                followed.clear();
-            }
-            match plan {
-                Planned::Path(path) => {
-                    motion.path = path;
-                    intent.pending = Pending::Nothing;
-                    motion.blocked_streak = 0;
-                }
-                Planned::Route(route) => {
-                    motion.path = route.legs()[0];
-                    intent.pending = Pending::Nothing;
-                    motion.blocked_streak = 0;
-                    if let Some(followed) = followed.as_mut() {
-                        followed.route = Some(route);
-                        followed.last_error = None;
+                planned.fetch_add(1, Ordering::Relaxed);
+                let start = pose.to_pose();
+                let goal = match motion.goal {
+                    Goal::None => None,
+                    Goal::Point(point) => Some(RouteGoal::Point(point)),
+                    Goal::Pose(position, heading) => {
+                        Some(RouteGoal::Pose(Pose::new(position, heading)))
                     }
+                };
+                let may_route = has_destination && followed.is_some();
+                let plan = goal.map_or(Planned::Path(TurningPath::stationary(start)), |goal| {
+                    plan_to(
+                        mesh,
+                        start,
+                        PolygonId(polygon),
+                        goal,
+                        radius.0,
+                        (clearance, route_clearance),
+                        may_route,
+                    )
+                });
+                motion.travelled = 0.0;
+                intent.desired = *pose;
+                motion.reversing = false;
+                if let Some(followed) = followed.as_mut() {
+                    followed.clear();
                 }
-                // A unit facing the wrong way in a street narrower than its
-                // turning circle backs round (a three-point turn), then
-                // plans again.
-                Planned::Blocked(Some(RouteError::Undrivable { .. }))
-                    if has_destination
-                        && motion.blocked_streak < MAX_TURN_AROUNDS
-                        && let Some(goal) = goal
-                        && let Some(path) =
-                            mesh.plan_turn_around(start, goal, radius.0, route_clearance) =>
-                {
-                    motion.path = path;
-                    motion.reversing = true;
-                    intent.pending = Pending::Nothing;
-                    motion.blocked_streak += 1;
-                }
-                // A wanderer boxed in by walls closer than its turning circle
-                // backs out in a straight line, as a driver would.
-                Planned::Blocked(_)
-                    if memory.is_some()
-                        && motion.blocked_streak >= 2
-                        && let Some(path) = reverse_out(mesh, start, radius.0, clearance) =>
-                {
-                    motion.path = path;
-                    motion.reversing = true;
-                    intent.pending = Pending::Nothing;
-                    motion.blocked_streak = 0;
-                }
-                Planned::Blocked(why) => {
-                    motion.path = TurningPath::stationary(start);
-                    motion.blocked_streak = motion.blocked_streak.saturating_add(1);
-                    if let Some(followed) = followed.as_mut() {
-                        followed.last_error = why;
-                    }
-                    if let Some(mut memory) = memory {
-                        // Turn the wander angle round so the next target lies
-                        // elsewhere instead of behind the same wall.
-                        memory.state.angle += std::f32::consts::PI;
-                        intent.pending = Pending::NewTarget;
-                    } else {
+                match plan {
+                    Planned::Path(path) => {
+                        motion.path = path;
                         intent.pending = Pending::Nothing;
-                        motion.goal = Goal::None;
+                        motion.blocked_streak = 0;
                     }
-                    blocked.borrow_local_mut().push((entity, has_destination));
+                    Planned::Route(route) => {
+                        motion.path = route.legs()[0];
+                        intent.pending = Pending::Nothing;
+                        motion.blocked_streak = 0;
+                        if let Some(followed) = followed.as_mut() {
+                            followed.route = Some(route);
+                            followed.last_error = None;
+                        }
+                    }
+                    // A unit facing the wrong way in a street narrower than its
+                    // turning circle backs round (a three-point turn), then
+                    // plans again.
+                    Planned::Blocked(Some(RouteError::Undrivable { .. }))
+                        if has_destination
+                            && motion.blocked_streak < MAX_TURN_AROUNDS
+                            && let Some(goal) = goal
+                            && let Some(path) =
+                                mesh.plan_turn_around(start, goal, radius.0, route_clearance) =>
+                    {
+                        motion.path = path;
+                        motion.reversing = true;
+                        intent.pending = Pending::Nothing;
+                        motion.blocked_streak += 1;
+                    }
+                    // A wanderer boxed in by walls closer than its turning circle
+                    // backs out in a straight line, as a driver would.
+                    Planned::Blocked(_)
+                        if memory.is_some()
+                            && motion.blocked_streak >= 2
+                            && let Some(path) = reverse_out(mesh, start, radius.0, clearance) =>
+                    {
+                        motion.path = path;
+                        motion.reversing = true;
+                        intent.pending = Pending::Nothing;
+                        motion.blocked_streak = 0;
+                    }
+                    Planned::Blocked(why) => {
+                        motion.path = TurningPath::stationary(start);
+                        motion.blocked_streak = motion.blocked_streak.saturating_add(1);
+                        if let Some(followed) = followed.as_mut() {
+                            followed.last_error = why;
+                        }
+                        if let Some(mut memory) = memory {
+                            // Turn the wander angle round so the next target lies
+                            // elsewhere instead of behind the same wall.
+                            memory.state.angle += std::f32::consts::PI;
+                            intent.pending = Pending::NewTarget;
+                        } else {
+                            intent.pending = Pending::Nothing;
+                            motion.goal = Goal::None;
+                        }
+                        blocked.borrow_local_mut().push((entity, has_destination));
+                    }
                 }
-            }
-        },
-    );
+            },
+        );
     let planned = planned.into_inner();
     stats.planned_last_tick = planned;
     stats.planned_total += u64::from(planned);
@@ -612,7 +619,7 @@ pub(crate) fn confine_to_navmesh(
             let desired = intent.desired;
             if desired.position != pose.position {
                 let result = mesh.move_along(PolygonId(polygon), pose.position, desired.position);
-                if result.position.distance(desired.position) > DEVIATION
+                if result.position.distance_squared(desired.position) > DEVIATION * DEVIATION
                     && intent.pending == Pending::Nothing
                 {
                     intent.pending = if wanders {

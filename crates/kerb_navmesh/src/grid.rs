@@ -29,6 +29,12 @@ impl Aabb {
         })
     }
 
+    /// Whether the closed box holds `p` (never for NaN).
+    #[inline]
+    pub fn contains(self, p: Vec2) -> bool {
+        p.x >= self.min.x && p.x <= self.max.x && p.y >= self.min.y && p.y <= self.max.y
+    }
+
     /// The box grown by `margin` on every side.
     pub fn grown(self, margin: f32) -> Aabb {
         Aabb {

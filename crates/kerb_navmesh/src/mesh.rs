@@ -218,6 +218,11 @@ impl NavMesh {
     /// infinitesimal `(ε, ε²)`, so exactly one of the polygons around it
     /// contains the nudged point (simulation of simplicity).
     pub fn owns(&self, polygon: PolygonId, p: Vec2) -> bool {
+        // Most polygons a point is tested against (a grid cell's) are
+        // nowhere near it: their bounds say so without the exact test.
+        if !self.bounds[polygon.index()].contains(p) {
+            return false;
+        }
         self.edges_of(polygon).all(|(from, to)| {
             let side = Self::side(from, to, p);
             side > 0.0 || (side == 0.0 && nudge_is_inside(to - from))

@@ -31,6 +31,7 @@ impl NavMesh {
     ///
     /// The result is always on the walkable area, whatever the length of the
     /// move. A `from` outside `polygon` is first snapped onto the mesh.
+    #[inline]
     pub fn move_along(&self, polygon: PolygonId, from: Vec2, to: Vec2) -> MoveResult {
         let (mut position, mut polygon) = self.start_of_move(polygon, from);
         // Most moves stay inside the polygon: both ends inside a convex

@@ -126,6 +126,7 @@ impl TurningPath {
     ///
     /// Each segment is sampled from its own start, never by stepping, so the
     /// result is exact at joins and at the end.
+    #[inline]
     pub fn sample(&self, distance: f32) -> Pose {
         let mut remaining = distance.max(0.0);
         let segments = self.segments();
