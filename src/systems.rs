@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use bevy::asset::AssetLoadFailedEvent;
 use bevy::ecs::batching::BatchingStrategy;
+use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 use bevy::utils::Parallel;
 use kerb_navmesh::{NavMesh, PolygonId, Route, RouteError, RouteGoal, WalkablePlan};
@@ -263,8 +264,11 @@ fn choose_wander_target(
 
 /// Gives every wanderer that needs one a new wander target, then plans the
 /// shortest walkable turning path for every unit that needs one, or a route
-/// across the navmesh for a far destination. One pass over the crowd does
-/// both: most units need neither, and a pass costs even when it does nothing.
+/// across the navmesh for a far destination.
+///
+/// Most units need neither, so a narrow pass first picks out the few that
+/// do: fetching every component the planning needs for every unit cost
+/// several times what the planning itself did.
 pub(crate) fn plan_paths(
     time: Res<Time>,
     settings: Res<KerbSettings>,
@@ -274,21 +278,12 @@ pub(crate) fn plan_paths(
     mut commands: Commands,
     mut blocked_messages: MessageWriter<Blocked>,
     mut blocked: Local<Parallel<Vec<(Entity, bool)>>>,
-    mut units: Query<
-        (
-            Entity,
-            &UnitPose,
-            &TurningRadius,
-            &NavLocation,
-            &mut Intent,
-            &mut Motion,
-            Option<&Wander>,
-            Option<&mut WanderMemory>,
-            Option<&mut FollowedRoute>,
-            Has<Destination>,
-        ),
-        With<Unit>,
-    >,
+    mut needing_found: Local<Parallel<Vec<Entity>>>,
+    mut needing: Local<EntityHashSet>,
+    mut units: ParamSet<(
+        Query<(Entity, &Intent, &NavLocation, Has<Wander>, Has<Destination>), With<Unit>>,
+        Query<PlanningData, With<Unit>>,
+    )>,
 ) {
     let Some(mesh) = navmesh(&world, &assets) else {
         return;
@@ -297,10 +292,22 @@ pub(crate) fn plan_paths(
     let planned = AtomicU32::new(0);
     let clearance = settings.clearance;
     let route_clearance = clearance.max(ROUTE_CLEARANCE_FLOOR);
-    // Plans are few and costly, and land anywhere in the crowd: smaller
-    // batches keep both threads busy to the end.
     units
-        .par_iter_mut()
+        .p0()
+        .par_iter()
+        .for_each(|(entity, intent, location, wanders, has_destination)| {
+            let needs_target = intent.pending == Pending::NewTarget && wanders && !has_destination;
+            if (intent.pending == Pending::Plan || needs_target) && location.polygon.is_some() {
+                needing_found.borrow_local_mut().push(entity);
+            }
+        });
+    needing.clear();
+    needing.extend(needing_found.drain());
+    // Plans are costly and land anywhere in the crowd: small batches keep
+    // both threads busy to the end.
+    units
+        .p1()
+        .par_iter_many_unique_mut(&*needing)
         .batching_strategy(BatchingStrategy::new().batches_per_thread(4))
         .for_each(
             |(
@@ -315,15 +322,10 @@ pub(crate) fn plan_paths(
                 mut followed,
                 has_destination,
             )| {
-                // Read first: writing would mark components changed.
-                let needs_target = intent.pending == Pending::NewTarget && !has_destination;
-                if intent.pending != Pending::Plan && !needs_target {
-                    return;
-                }
                 let Some(polygon) = location.polygon else {
                     return;
                 };
-                if needs_target {
+                if intent.pending == Pending::NewTarget {
                     let (Some(wander), Some(memory)) = (wander, memory.as_deref_mut()) else {
                         return;
                     };
@@ -432,6 +434,19 @@ pub(crate) fn plan_paths(
         }
     }
 }
+
+type PlanningData = (
+    Entity,
+    &'static UnitPose,
+    &'static TurningRadius,
+    &'static NavLocation,
+    &'static mut Intent,
+    &'static mut Motion,
+    Option<&'static Wander>,
+    Option<&'static mut WanderMemory>,
+    Option<&'static mut FollowedRoute>,
+    Has<Destination>,
+);
 
 /// How a unit's goal will be reached.
 enum Planned {
