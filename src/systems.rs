@@ -47,6 +47,14 @@ pub(crate) fn end_tick(mut stats: ResMut<KerbStats>) {
     }
 }
 
+/// How kerb's parallel passes split the crowd: several batches per thread,
+/// so that a thread that starts late (waking one costs tens of microseconds)
+/// takes what is left instead of holding up the pass with a full share, and
+/// so that the few costly plans even out between threads.
+fn small_batches() -> BatchingStrategy {
+    BatchingStrategy::new().batches_per_thread(4)
+}
+
 /// Follows the world asset: logs failed loads, and re-locates every unit
 /// when the world is (re)loaded, snapping it onto the new navmesh.
 pub(crate) fn track_world_asset(
@@ -295,6 +303,7 @@ pub(crate) fn plan_paths(
     units
         .p0()
         .par_iter()
+        .batching_strategy(small_batches())
         .for_each(|(entity, intent, location, wanders, has_destination)| {
             let needs_target = intent.pending == Pending::NewTarget && wanders && !has_destination;
             if (intent.pending == Pending::Plan || needs_target) && location.polygon.is_some() {
@@ -303,12 +312,10 @@ pub(crate) fn plan_paths(
         });
     needing.clear();
     needing.extend(needing_found.drain());
-    // Plans are costly and land anywhere in the crowd: small batches keep
-    // both threads busy to the end.
     units
         .p1()
         .par_iter_many_unique_mut(&*needing)
-        .batching_strategy(BatchingStrategy::new().batches_per_thread(4))
+        .batching_strategy(small_batches())
         .for_each(
             |(
                 entity,
@@ -549,58 +556,70 @@ pub(crate) fn advance_along_paths(
     >,
 ) {
     let dt = time.delta_secs();
-    units.par_iter_mut().for_each(
-        |(entity, pose, speed, mut intent, mut motion, mut followed, wanders, has_destination)| {
-            if intent.pending != Pending::Nothing || !motion.is_moving() {
-                if intent.desired != *pose {
-                    intent.desired = *pose;
+    units
+        .par_iter_mut()
+        .batching_strategy(small_batches())
+        .for_each(
+            |(
+                entity,
+                pose,
+                speed,
+                mut intent,
+                mut motion,
+                mut followed,
+                wanders,
+                has_destination,
+            )| {
+                if intent.pending != Pending::Nothing || !motion.is_moving() {
+                    if intent.desired != *pose {
+                        intent.desired = *pose;
+                    }
+                    // A wanderer whose path is done (even one of length zero) wants
+                    // the next target.
+                    if intent.pending == Pending::Nothing && wanders && !has_destination {
+                        intent.pending = Pending::NewTarget;
+                    }
+                    return;
                 }
-                // A wanderer whose path is done (even one of length zero) wants
-                // the next target.
-                if intent.pending == Pending::Nothing && wanders && !has_destination {
-                    intent.pending = Pending::NewTarget;
+                let mut travelled = motion.travelled + speed.0.max(0.0) * dt;
+                while travelled > motion.path.length()
+                    && let Some(next) = followed.as_deref().and_then(FollowedRoute::next_leg)
+                {
+                    travelled -= motion.path.length();
+                    motion.path = *next;
+                    if let Some(followed) = followed.as_mut() {
+                        followed.leg += 1;
+                    }
                 }
-                return;
-            }
-            let mut travelled = motion.travelled + speed.0.max(0.0) * dt;
-            while travelled > motion.path.length()
-                && let Some(next) = followed.as_deref().and_then(FollowedRoute::next_leg)
-            {
-                travelled -= motion.path.length();
-                motion.path = *next;
-                if let Some(followed) = followed.as_mut() {
-                    followed.leg += 1;
+                let travelled = travelled.min(motion.path.length());
+                motion.travelled = travelled;
+                let sampled = motion.path.sample(travelled);
+                let facing = if motion.reversing {
+                    std::f32::consts::PI
+                } else {
+                    0.0
+                };
+                intent.desired = UnitPose {
+                    position: sampled.position,
+                    heading: sampled.heading + facing,
+                };
+                if travelled >= motion.path.length() {
+                    let backed_up = std::mem::take(&mut motion.reversing);
+                    if let Some(followed) = followed.as_mut() {
+                        followed.clear();
+                    }
+                    if backed_up && has_destination {
+                        // Turned round: now the way on can be planned.
+                        intent.pending = Pending::Plan;
+                    } else if has_destination {
+                        motion.goal = Goal::None;
+                        arrived.borrow_local_mut().push(entity);
+                    } else if wanders {
+                        intent.pending = Pending::NewTarget;
+                    }
                 }
-            }
-            let travelled = travelled.min(motion.path.length());
-            motion.travelled = travelled;
-            let sampled = motion.path.sample(travelled);
-            let facing = if motion.reversing {
-                std::f32::consts::PI
-            } else {
-                0.0
-            };
-            intent.desired = UnitPose {
-                position: sampled.position,
-                heading: sampled.heading + facing,
-            };
-            if travelled >= motion.path.length() {
-                let backed_up = std::mem::take(&mut motion.reversing);
-                if let Some(followed) = followed.as_mut() {
-                    followed.clear();
-                }
-                if backed_up && has_destination {
-                    // Turned round: now the way on can be planned.
-                    intent.pending = Pending::Plan;
-                } else if has_destination {
-                    motion.goal = Goal::None;
-                    arrived.borrow_local_mut().push(entity);
-                } else if wanders {
-                    intent.pending = Pending::NewTarget;
-                }
-            }
-        },
-    );
+            },
+        );
     for entity in arrived.drain() {
         stats.arrived_total += 1;
         arrived_messages.write(Arrived { entity });
@@ -627,43 +646,47 @@ pub(crate) fn confine_to_navmesh(
     let Some(mesh) = navmesh(&world, &assets) else {
         return;
     };
-    units.par_iter_mut().for_each(
-        |(mut pose, mut location, mut intent, mut transform, wanders)| {
-            let Some(polygon) = location.polygon else {
-                return;
-            };
-            let desired = intent.desired;
-            if desired.position != pose.position {
-                let result = mesh.move_along(PolygonId(polygon), pose.position, desired.position);
-                if result.position.distance_squared(desired.position) > DEVIATION * DEVIATION
-                    && intent.pending == Pending::Nothing
+    units
+        .par_iter_mut()
+        .batching_strategy(small_batches())
+        .for_each(
+            |(mut pose, mut location, mut intent, mut transform, wanders)| {
+                let Some(polygon) = location.polygon else {
+                    return;
+                };
+                let desired = intent.desired;
+                if desired.position != pose.position {
+                    let result =
+                        mesh.move_along(PolygonId(polygon), pose.position, desired.position);
+                    if result.position.distance_squared(desired.position) > DEVIATION * DEVIATION
+                        && intent.pending == Pending::Nothing
+                    {
+                        intent.pending = if wanders {
+                            Pending::NewTarget
+                        } else {
+                            Pending::Plan
+                        };
+                    }
+                    // Compared first: writing would mark the location changed.
+                    if result.polygon.0 != polygon {
+                        location.polygon = Some(result.polygon.0);
+                    }
+                    pose.position = result.position;
+                }
+                if pose.heading != desired.heading {
+                    pose.heading = desired.heading;
+                    transform.rotation = Quat::from_rotation_z(pose.heading);
+                }
+                // Only touch the transform when the unit moved, so standing
+                // units cost transform propagation nothing.
+                if transform.translation.x != pose.position.x
+                    || transform.translation.y != pose.position.y
                 {
-                    intent.pending = if wanders {
-                        Pending::NewTarget
-                    } else {
-                        Pending::Plan
-                    };
+                    transform.translation.x = pose.position.x;
+                    transform.translation.y = pose.position.y;
                 }
-                // Compared first: writing would mark the location changed.
-                if result.polygon.0 != polygon {
-                    location.polygon = Some(result.polygon.0);
-                }
-                pose.position = result.position;
-            }
-            if pose.heading != desired.heading {
-                pose.heading = desired.heading;
-                transform.rotation = Quat::from_rotation_z(pose.heading);
-            }
-            // Only touch the transform when the unit moved, so standing
-            // units cost transform propagation nothing.
-            if transform.translation.x != pose.position.x
-                || transform.translation.y != pose.position.y
-            {
-                transform.translation.x = pose.position.x;
-                transform.translation.y = pose.position.y;
-            }
-        },
-    );
+            },
+        );
 }
 
 #[cfg(test)]
