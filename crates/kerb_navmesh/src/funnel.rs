@@ -254,8 +254,20 @@ impl NavMesh {
                 continue;
             };
             let clear_side = (at - corner).try_normalize();
+            // When the bend turns away from the corner (or hardly turns),
+            // the pieces pass the corner rather than wrap round it: they
+            // clear it by moving square to the line between their far ends,
+            // away from the corner's side of it. Moving along `clear_side`
+            // (from the corner to where the funnel put the point, often
+            // along the portal, so along the pieces) would not move them
+            // off it at all.
+            let chord = bends[i + 1].point - bends[i - 1].point;
+            let corner_side = chord.perp_dot(corner - bends[i - 1].point);
+            let off_chord = (chord.perp() * -corner_side.signum()).try_normalize();
             let outward = match ((incoming - outgoing).try_normalize(), clear_side) {
-                (Some(bisector), Some(side)) if bisector.dot(side) < 0.0 => side,
+                (Some(bisector), Some(side)) if bisector.dot(side) < 0.0 => {
+                    off_chord.filter(|_| corner_side != 0.0).unwrap_or(side)
+                }
                 (Some(bisector), _) => bisector,
                 (None, Some(side)) => side,
                 (None, None) => continue, // no bend, and on the corner
