@@ -104,7 +104,8 @@ impl Wander {
 }
 
 /// A wandering unit's memory: its wander angle and random stream, seeded
-/// from [`crate::KerbSettings::seed`] and the entity when the unit is placed.
+/// from [`crate::KerbSettings::seed`] and the entity when the unit first
+/// needs a wander target.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Default, Debug)]
 pub struct WanderMemory {

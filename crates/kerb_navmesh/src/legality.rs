@@ -260,8 +260,17 @@ impl NavMesh {
 
     /// The shortest of `candidates` that stays walkable with `clearance`.
     pub fn shortest_walkable(&self, candidates: &Candidates, clearance: f32) -> WalkablePlan {
-        candidates
-            .iter()
+        self.first_walkable(candidates.iter(), clearance)
+    }
+
+    /// The first of `paths` that stays walkable with `clearance`.
+    fn first_walkable<'a>(
+        &self,
+        paths: impl IntoIterator<Item = &'a TurningPath>,
+        clearance: f32,
+    ) -> WalkablePlan {
+        paths
+            .into_iter()
             .find(|path| self.is_walkable(path, clearance))
             .map_or(WalkablePlan::Blocked, |path| WalkablePlan::Path(*path))
     }
@@ -310,11 +319,8 @@ impl NavMesh {
         }
         // The inputs were already checked, so the candidates cannot fail.
         all_candidates().map_or(WalkablePlan::Blocked, |candidates| {
-            candidates
-                .iter()
-                .filter(|path| **path != shortest)
-                .find(|path| self.is_walkable(path, clearance))
-                .map_or(WalkablePlan::Blocked, |path| WalkablePlan::Path(*path))
+            let others = candidates.iter().filter(|path| **path != shortest);
+            self.first_walkable(others, clearance)
         })
     }
 }
