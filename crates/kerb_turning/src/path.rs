@@ -98,6 +98,24 @@ impl TurningPath {
         path
     }
 
+    /// A path of three segments that the planner has already joined up.
+    #[inline(always)]
+    pub(crate) fn from_three(
+        start: Pose,
+        word: PathWord,
+        segments: [Segment; 3],
+        length: f32,
+    ) -> Self {
+        let [first, second, third] = segments;
+        Self {
+            start,
+            word,
+            segment_count: 3,
+            length,
+            segments: [first, second, third, NO_SEGMENT],
+        }
+    }
+
     /// Where and how the path starts.
     #[inline]
     pub fn start(&self) -> Pose {

@@ -11,15 +11,17 @@
 //! shortest estimate are worked out exactly, so the choice is the one that
 //! trying every word exactly would make.
 
-use std::f64::consts::TAU;
+use std::f64::consts::{FRAC_PI_2, TAU};
 
-use glam::DVec2;
+use glam::{DVec2, Vec4};
 
-use crate::angle::{SNAP, Turn, fast_acos, fast_atan2, fast_sin_cos, normalize, wrap_positive};
+use crate::angle::{
+    SNAP, Turn, fast_acos, fast_atan2, fast_atan2_x4, fast_sin_cos, normalize, wrap_positive,
+};
 use crate::error::{check_pose, check_radius};
 use crate::path::PathBuilder;
-use crate::word_estimates::{ccc_lengths, csc_lengths};
-use crate::{Candidates, PathWord, PlanError, Pose, TurnDirection, TurningPath};
+use crate::word_estimates::{CscLane, ccc_lengths, csc_estimates};
+use crate::{Candidates, PathWord, PlanError, Pose, Segment, TurnDirection, TurningPath};
 
 use TurnDirection::{Left as L, Right as R};
 
@@ -48,12 +50,16 @@ struct Setup {
     radius: f64,
     start_heading: f64,
     start_forward: DVec2,
+    goal_forward: DVec2,
+    /// Unit vector from start to goal (+x when they coincide).
+    axis: DVec2,
     /// Straights shorter than this (in radii) are rounding noise: their
     /// direction is meaningless, so it must not decide the turn angles.
     negligible_straight: f64,
 }
 
 impl Setup {
+    #[inline(always)]
     fn new(start: Pose, goal: Pose, radius: f32) -> Self {
         let offset = (goal.position - start.position).as_dvec2();
         let radius = f64::from(radius);
@@ -67,12 +73,13 @@ impl Setup {
         let (sin_h0, cos_h0) = fast_sin_cos(start_heading);
         let (sin_h1, cos_h1) = fast_sin_cos(normalize(f64::from(goal.heading)));
         let start_forward = DVec2::new(cos_h0, sin_h0);
+        let goal_forward = DVec2::new(cos_h1, sin_h1);
         let coordinate_scale = start.position.abs().max(goal.position.abs()).max_element();
         // Rotating by the conjugate of `axis` expresses a heading relative to
         // the start-goal line without computing that line's angle.
         let to_line = DVec2::new(axis.x, -axis.y);
         let a = to_line.rotate(start_forward);
-        let b = to_line.rotate(DVec2::new(cos_h1, sin_h1));
+        let b = to_line.rotate(goal_forward);
         Self {
             d: distance / radius,
             a,
@@ -80,6 +87,8 @@ impl Setup {
             radius,
             start_heading,
             start_forward,
+            goal_forward,
+            axis,
             negligible_straight: SNAP + 8.0 * f64::from(f32::EPSILON * coordinate_scale) / radius,
         }
     }
@@ -215,25 +224,44 @@ impl Setup {
         }
     }
 
-    /// The shortest word, exactly as trying all six in order and keeping
-    /// the first strictly shorter one would choose ([`Setup::exhaustive`]),
-    /// but working out exactly only the words whose estimate is within
-    /// rounding of the shortest.
-    fn shortest(&self) -> Option<Word> {
-        let Some(csc) = csc_lengths(self.d, self.a, self.b) else {
-            return self.exhaustive();
+    /// The shortest word, the one trying all six in order and keeping the
+    /// first strictly shorter one would choose ([`Setup::exhaustive`]).
+    ///
+    /// When one word's estimate is shorter than every other by more than the
+    /// estimates' error, that word is the answer and is built without being
+    /// worked out again: away from the configurations where words snap (the
+    /// estimates decline those), `f32` turns are as exact as the `f32` path
+    /// that stores them. Otherwise only the words whose estimates are within
+    /// rounding of the shortest are worked out exactly.
+    fn shortest(&self) -> Shortest {
+        let Some(csc) = csc_estimates(self.d, self.a, self.b) else {
+            return Shortest::Exact(self.exhaustive());
         };
         let ccc = if self.d < 4.0 {
             let Some(ccc) = ccc_lengths(self.d, self.a, self.b) else {
-                return self.exhaustive();
+                return Shortest::Exact(self.exhaustive());
             };
             ccc
         } else {
             [f32::INFINITY; 2]
         };
-        let estimates = [csc.x, csc.y, csc.z, csc.w, ccc[0], ccc[1]];
-        let shortest = estimates.iter().copied().fold(f32::INFINITY, f32::min);
+        let lengths = csc.lengths;
+        let shortest = lengths.min_element().min(ccc[0]).min(ccc[1]);
         let cutoff = f64::from(shortest) + ESTIMATE_MARGIN * (1.0 + self.d);
+        let estimates = [lengths.x, lengths.y, lengths.z, lengths.w, ccc[0], ccc[1]];
+        let close = estimates
+            .iter()
+            .enumerate()
+            .fold(0u32, |close, (index, &estimate)| {
+                close | (u32::from(f64::from(estimate) <= cutoff) << index)
+            });
+        if close.count_ones() == 1 {
+            return match close.trailing_zeros() {
+                4 => Shortest::ThreeTurns(PathWord::Rlr),
+                5 => Shortest::ThreeTurns(PathWord::Lrl),
+                lane => Shortest::Csc(csc.lane(lane as usize)),
+            };
+        }
         // A plain loop: an iterator chain here measured 20% slower overall.
         let mut best: Option<Word> = None;
         for (index, estimate) in estimates.into_iter().enumerate() {
@@ -244,7 +272,78 @@ impl Setup {
                 best = Some(word);
             }
         }
-        best
+        Shortest::Exact(best)
+    }
+
+    /// Builds an arc-line-arc word from its estimate.
+    ///
+    /// The straight is worked out again in `f64` (a square root, no
+    /// trigonometry), and the estimated turns are corrected by the small
+    /// angle between the estimated straight and the exact one, so the turns
+    /// are as exact as the arctangent that estimated them. Each circle is
+    /// placed from its own end's pose, so the path ends exactly at the goal.
+    #[inline(always)]
+    fn build_estimated(&self, start: Pose, goal: Pose, lane: CscLane) -> TurningPath {
+        const WORDS: [PathWord; 4] = [PathWord::Lsl, PathWord::Rsr, PathWord::Lsr, PathWord::Rsl];
+        const FIRST_SIGN: [f64; 4] = [1.0, -1.0, 1.0, -1.0];
+        const LAST_SIGN: [f64; 4] = [1.0, -1.0, -1.0, 1.0];
+        // 1 where the turns go opposite ways and the straight crosses
+        // between the circles, 0 where it runs along their common side.
+        const CROSSING: [f64; 4] = [0.0, 0.0, 1.0, 1.0];
+        let first_sign = FIRST_SIGN[lane.index];
+        let last_sign = LAST_SIGN[lane.index];
+        let crossing = CROSSING[lane.index];
+        let (a, b) = (self.a, self.b);
+        // Centre to centre, in radii, in the start-goal frame (as the estimates).
+        let between = DVec2::new(
+            self.d + first_sign * a.y - last_sign * b.y,
+            last_sign * b.x - first_sign * a.x,
+        );
+        let between_sq = between.length_squared();
+        let straight = (between_sq - 4.0 * crossing).max(0.0).sqrt();
+        // A crossing straight is `between` turned back by the angle of
+        // (straight, 2), and `between_sq` long before normalising.
+        let along = 1.0 + crossing * (straight - 1.0);
+        let across = 2.0 * first_sign * crossing;
+        let norm = straight + crossing * (between_sq - straight);
+        let exact = DVec2::new(
+            along * between.x - across * between.y,
+            along * between.y + across * between.x,
+        ) / norm;
+        let estimated = lane.direction.as_dvec2();
+        let correction = estimated.perp_dot(exact) / estimated.length();
+        let first_turn = f64::from(lane.first) + first_sign * correction;
+        let last_turn = f64::from(lane.last) - last_sign * correction;
+        let direction = self.axis.rotate(exact);
+
+        let r = self.radius;
+        let first_center = start.position.as_dvec2() + self.start_forward.perp() * (first_sign * r);
+        let last_center = goal.position.as_dvec2() + self.goal_forward.perp() * (last_sign * r);
+        let first_sweep = first_turn * first_sign;
+        let straight_heading = self.start_heading + first_sweep;
+        let straight_length = straight * r;
+        let segments = [
+            Segment::Arc {
+                center: first_center.as_vec2(),
+                radius: r as f32,
+                start_angle: (self.start_heading - first_sign * FRAC_PI_2) as f32,
+                sweep: first_sweep as f32,
+            },
+            Segment::Line {
+                start: (first_center - direction.perp() * (first_sign * r)).as_vec2(),
+                direction: direction.as_vec2(),
+                length: straight_length as f32,
+                heading: straight_heading as f32,
+            },
+            Segment::Arc {
+                center: last_center.as_vec2(),
+                radius: r as f32,
+                start_angle: (straight_heading - last_sign * FRAC_PI_2) as f32,
+                sweep: (last_turn * last_sign) as f32,
+            },
+        ];
+        let length = (first_turn + last_turn) * r + straight_length;
+        TurningPath::from_three(start, WORDS[lane.index], segments, length as f32)
     }
 
     /// The shortest word, every one worked out exactly, the first strictly
@@ -257,6 +356,75 @@ impl Setup {
                 best
             }
         })
+    }
+
+    /// Builds RLR or LRL, the estimates having found it clearly shortest.
+    ///
+    /// The first and last circles are placed from the start and goal poses
+    /// and the middle one where it touches both (a square root, on the side
+    /// the word swings out to), so only the three turns need angles. Those
+    /// come from one four-lane arctangent of the exact vectors, as exact as
+    /// the `f32` path that stores them; the estimates declined every case
+    /// where a turn is near none or a full circle, so none can wrap.
+    #[inline(always)]
+    fn build_three_turns(&self, start: Pose, goal: Pose, word: PathWord) -> TurningPath {
+        let first_sign = if word == PathWord::Rlr { -1.0 } else { 1.0 };
+        let r = self.radius;
+        let first_center = start.position.as_dvec2() + self.start_forward.perp() * (first_sign * r);
+        let last_center = goal.position.as_dvec2() + self.goal_forward.perp() * (first_sign * r);
+        let half = (last_center - first_center) * 0.5;
+        let half_length = half.length();
+        let out = (4.0 * r * r - half_length * half_length).max(0.0).sqrt() / half_length;
+        // RLR's middle circle lies to the right of the line between the
+        // outer two, LRL's to the left.
+        let middle_center = first_center + half + half.perp() * (first_sign * out);
+        let turns = [
+            (
+                first_sign,
+                start.position.as_dvec2() - first_center,
+                middle_center - first_center,
+            ),
+            (
+                -first_sign,
+                first_center - middle_center,
+                last_center - middle_center,
+            ),
+            (
+                first_sign,
+                middle_center - last_center,
+                goal.position.as_dvec2() - last_center,
+            ),
+        ];
+        let cross = turns.map(|(sign, from, to)| (sign * from.perp_dot(to)) as f32);
+        let dot = turns.map(|(_, from, to)| from.dot(to) as f32);
+        let angles = fast_atan2_x4(
+            Vec4::new(cross[0], cross[1], cross[2], 0.0),
+            Vec4::new(dot[0], dot[1], dot[2], 1.0),
+        );
+        let angles = Vec4::select(
+            angles.cmplt(Vec4::ZERO),
+            angles + std::f32::consts::TAU,
+            angles,
+        );
+        let [first_turn, middle_turn, last_turn, _] = angles.to_array().map(f64::from);
+        let first_sweep = first_sign * first_turn;
+        let middle_heading = self.start_heading + first_sweep;
+        let middle_sweep = -first_sign * middle_turn;
+        let last_heading = middle_heading + middle_sweep;
+        let arc = |center: DVec2, heading: f64, sweep: f64| Segment::Arc {
+            center: center.as_vec2(),
+            radius: r as f32,
+            // The centre lies a quarter turn from the heading, towards the turn.
+            start_angle: (heading - FRAC_PI_2.copysign(sweep)) as f32,
+            sweep: sweep as f32,
+        };
+        let segments = [
+            arc(first_center, self.start_heading, first_sweep),
+            arc(middle_center, middle_heading, middle_sweep),
+            arc(last_center, last_heading, first_sign * last_turn),
+        ];
+        let length = (first_turn + middle_turn + last_turn) * r;
+        TurningPath::from_three(start, word, segments, length as f32)
     }
 
     /// Every feasible word, worked out exactly, in [`Setup::word`]'s order.
@@ -299,6 +467,17 @@ impl Setup {
         }
         builder.finish()
     }
+}
+
+/// The shortest word, as [`Setup::shortest`] found it.
+enum Shortest {
+    /// An arc-line-arc word clearly shorter than the rest, as estimated.
+    Csc(CscLane),
+    /// RLR or LRL, clearly shorter than the rest.
+    ThreeTurns(PathWord),
+    /// Worked out exactly; `None` only when no word is feasible, which
+    /// overflow alone can cause.
+    Exact(Option<Word>),
 }
 
 /// How far apart (per radius of distance, in radii) two words' estimated
@@ -361,12 +540,16 @@ fn check(start: &Pose, goal: &Pose, radius: f32) -> Result<(), PlanError> {
 pub fn plan_to_pose(start: Pose, goal: Pose, radius: f32) -> Result<TurningPath, PlanError> {
     check(&start, &goal, radius)?;
     let setup = Setup::new(start, goal, radius);
-    // LSL and RSR are always feasible, so there is always a shortest.
-    Ok(setup
-        .shortest()
-        .map_or(TurningPath::stationary(start), |word| {
+    // Each arm returns on its own so that the path is written straight into
+    // the result rather than copied there.
+    match setup.shortest() {
+        Shortest::Csc(lane) => Ok(setup.build_estimated(start, goal, lane)),
+        Shortest::ThreeTurns(word) => Ok(setup.build_three_turns(start, goal, word)),
+        // LSL and RSR are always feasible, so there is always a shortest.
+        Shortest::Exact(word) => Ok(word.map_or(TurningPath::stationary(start), |word| {
             setup.build(start, word)
-        }))
+        })),
+    }
 }
 
 /// Every feasible Dubins path from `start` to `goal`, shortest first.
@@ -386,15 +569,48 @@ mod tests {
     use super::*;
     use glam::Vec2;
 
+    /// The shortest word, whether taken from its estimate or worked out
+    /// exactly, is the one trying every word exactly chooses. Taken from its
+    /// estimate, it is the same path to within `f32` rounding.
     fn assert_same_choice(start: Pose, goal: Pose, radius: f32) {
         let setup = Setup::new(start, goal, radius);
-        let (fast, slow) = (setup.shortest(), setup.exhaustive());
-        let describe = |word: Option<Word>| word.map(|word| (word.word, word.length.to_bits()));
-        assert_eq!(
-            describe(fast),
-            describe(slow),
-            "{start:?} -> {goal:?}, radius {radius}"
+        let slow = setup.exhaustive();
+        let case = format!("{start:?} -> {goal:?}, radius {radius}");
+        let estimated = match setup.shortest() {
+            Shortest::Exact(fast) => {
+                let describe =
+                    |word: Option<Word>| word.map(|word| (word.word, word.length.to_bits()));
+                assert_eq!(describe(fast), describe(slow), "{case}");
+                return;
+            }
+            Shortest::Csc(lane) => setup.build_estimated(start, goal, lane),
+            Shortest::ThreeTurns(word) => setup.build_three_turns(start, goal, word),
+        };
+        let exact = setup.build(start, slow.expect("LSL is always feasible"));
+        assert_eq!(estimated.word(), exact.word(), "{case}");
+        let scale =
+            exact.length() + radius + start.position.abs().max(goal.position.abs()).max_element();
+        let tolerance = 2e-6 * scale;
+        assert!(
+            (estimated.length() - exact.length()).abs() <= tolerance,
+            "{case}"
         );
+        assert_eq!(estimated.segments().len(), exact.segments().len(), "{case}");
+        for (ours, theirs) in estimated.segments().iter().zip(exact.segments()) {
+            for (ours, theirs) in [
+                (ours.start_pose(), theirs.start_pose()),
+                (ours.end_pose(), theirs.end_pose()),
+            ] {
+                assert!(
+                    ours.position.distance(theirs.position) <= tolerance,
+                    "{case}: {ours:?} against {theirs:?}"
+                );
+                assert!(
+                    crate::wrap_signed(ours.heading - theirs.heading).abs() <= 2e-6,
+                    "{case}: {ours:?} against {theirs:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use std::f32::consts::TAU;
 
-use glam::{DVec2, Vec4};
+use glam::{DVec2, Vec2, Vec4};
 
 use crate::angle::fast_atan2_x4;
 
@@ -16,13 +16,56 @@ use crate::angle::fast_atan2_x4;
 const NEAR_ZERO_STRAIGHT_SQ: f32 = 1e-4;
 const NEAR_ZERO_TURN: f32 = 1e-3;
 
-/// The lengths, in radii, of LSL, RSR, LSR and RSL (in that order, infinite
-/// when infeasible) for start and goal headings `a` and `b` relative to the
-/// line between them and `d` radii apart, to within about `1e-5 * (1 + d)`.
-/// `None` near a configuration where the exact words snap, and for distances
-/// beyond `f32`'s reach.
+/// The four arc-line-arc words (LSL, RSR, LSR, RSL, one per lane) estimated
+/// in `f32`: everything needed to rank them and to build the winner.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CscEstimates {
+    /// Lengths in radii, infinite when infeasible.
+    pub(crate) lengths: Vec4,
+    /// First turn, in `[0, 2π)`.
+    first: Vec4,
+    /// Last turn, in `[0, 2π)`.
+    last: Vec4,
+    /// The straight's direction in the start-goal frame, not normalised.
+    direction_x: Vec4,
+    direction_y: Vec4,
+}
+
+/// One arc-line-arc word taken from [`CscEstimates`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CscLane {
+    /// Which word: 0 to 3 for LSL, RSR, LSR, RSL.
+    pub(crate) index: usize,
+    /// First turn, in radians.
+    pub(crate) first: f32,
+    /// Last turn, in radians.
+    pub(crate) last: f32,
+    /// The straight's direction in the start-goal frame, not normalised.
+    pub(crate) direction: Vec2,
+}
+
+impl CscEstimates {
+    /// The word in `lane` (0 to 3).
+    #[inline(always)]
+    pub(crate) fn lane(&self, lane: usize) -> CscLane {
+        let pick = |lanes: Vec4| lanes.to_array()[lane & 3];
+        CscLane {
+            index: lane & 3,
+            first: pick(self.first),
+            last: pick(self.last),
+            direction: Vec2::new(pick(self.direction_x), pick(self.direction_y)),
+        }
+    }
+}
+
+/// LSL, RSR, LSR and RSL (in that order) for start and goal headings `a`
+/// and `b` relative to the line between them and `d` radii apart. Lengths
+/// are good to about `1e-5 * (1 + d)` radii and turns to about `5e-7`
+/// radians, which is `f32`'s own rounding of an angle. `None` near a
+/// configuration where the exact words snap, and for distances beyond
+/// `f32`'s reach.
 #[inline(always)]
-pub(crate) fn csc_lengths(d: f64, a: DVec2, b: DVec2) -> Option<Vec4> {
+pub(crate) fn csc_estimates(d: f64, a: DVec2, b: DVec2) -> Option<CscEstimates> {
     if d.is_nan() || d >= 1e6 {
         return None;
     }
@@ -51,26 +94,28 @@ pub(crate) fn csc_lengths(d: f64, a: DVec2, b: DVec2) -> Option<Vec4> {
     let fx = along * x - across * y;
     let fy = along * y + across * x;
     let first_sign = Vec4::new(1.0, -1.0, 1.0, -1.0);
-    let second_sign = Vec4::new(1.0, -1.0, -1.0, 1.0);
+    let last_sign = Vec4::new(1.0, -1.0, -1.0, 1.0);
     let first = positive_turn(fast_atan2_x4(
         first_sign * (ax * fy - ay * fx),
         ax * fx + ay * fy,
     ));
-    let second = positive_turn(fast_atan2_x4(
-        second_sign * (fx * by - fy * bx),
+    let last = positive_turn(fast_atan2_x4(
+        last_sign * (fx * by - fy * bx),
         fx * bx + fy * by,
     ));
     let near_zero = |turn: Vec4| {
         turn.cmplt(Vec4::splat(NEAR_ZERO_TURN)) | turn.cmpgt(Vec4::splat(TAU - NEAR_ZERO_TURN))
     };
-    if ((near_zero(first) | near_zero(second)) & feasible).any() {
+    if ((near_zero(first) | near_zero(last)) & feasible).any() {
         return None;
     }
-    Some(Vec4::select(
-        feasible,
-        first + straight + second,
-        Vec4::INFINITY,
-    ))
+    Some(CscEstimates {
+        lengths: Vec4::select(feasible, first + straight + last, Vec4::INFINITY),
+        first,
+        last,
+        direction_x: fx,
+        direction_y: fy,
+    })
 }
 
 /// The lengths, in radii, of RLR and LRL (in that order, infinite when
