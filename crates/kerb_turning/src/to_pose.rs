@@ -20,7 +20,7 @@ use crate::angle::{
 };
 use crate::error::{check_pose, check_radius};
 use crate::path::PathBuilder;
-use crate::word_estimates::{CscLane, ccc_lengths, csc_estimates};
+use crate::word_estimates::{CscLane, Query, ccc_lengths, csc_estimates};
 use crate::{Candidates, PathWord, PlanError, Pose, Segment, TurnDirection, TurningPath};
 
 use TurnDirection::{Left as L, Right as R};
@@ -51,6 +51,8 @@ struct Setup {
     start_heading: f64,
     start_forward: DVec2,
     goal_forward: DVec2,
+    /// The goal heading less the start heading, in `[0, 2π)`.
+    turn: f64,
     /// Unit vector from start to goal (+x when they coincide).
     axis: DVec2,
     /// Straights shorter than this (in radii) are rounding noise: their
@@ -71,7 +73,9 @@ impl Setup {
         };
         let start_heading = normalize(f64::from(start.heading));
         let (sin_h0, cos_h0) = fast_sin_cos(start_heading);
-        let (sin_h1, cos_h1) = fast_sin_cos(normalize(f64::from(goal.heading)));
+        let goal_heading = normalize(f64::from(goal.heading));
+        let (sin_h1, cos_h1) = fast_sin_cos(goal_heading);
+        let turn = goal_heading - start_heading;
         let start_forward = DVec2::new(cos_h0, sin_h0);
         let goal_forward = DVec2::new(cos_h1, sin_h1);
         let coordinate_scale = start.position.abs().max(goal.position.abs()).max_element();
@@ -88,6 +92,7 @@ impl Setup {
             start_heading,
             start_forward,
             goal_forward,
+            turn: if turn < 0.0 { turn + TAU } else { turn },
             axis,
             negligible_straight: SNAP + 8.0 * f64::from(f32::EPSILON * coordinate_scale) / radius,
         }
@@ -234,11 +239,14 @@ impl Setup {
     /// that stores them. Otherwise only the words whose estimates are within
     /// rounding of the shortest are worked out exactly.
     fn shortest(&self) -> Shortest {
-        let Some(csc) = csc_estimates(self.d, self.a, self.b) else {
+        let Some(query) = Query::new(self.d, self.a, self.b, self.turn) else {
+            return Shortest::Exact(self.exhaustive());
+        };
+        let Some(csc) = csc_estimates(query) else {
             return Shortest::Exact(self.exhaustive());
         };
         let ccc = if self.d < 4.0 {
-            let Some(ccc) = ccc_lengths(self.d, self.a, self.b) else {
+            let Some(ccc) = ccc_lengths(query) else {
                 return Shortest::Exact(self.exhaustive());
             };
             ccc
@@ -313,7 +321,8 @@ impl Setup {
         let estimated = lane.direction.as_dvec2();
         let correction = estimated.perp_dot(exact) / estimated.length();
         let first_turn = f64::from(lane.first) + first_sign * correction;
-        let last_turn = f64::from(lane.last) - last_sign * correction;
+        // The turns add up to the total turn (each taken in its direction).
+        let last_turn = wrap_turn(last_sign * (self.turn - first_sign * first_turn));
         let direction = self.axis.rotate(exact);
 
         let r = self.radius;
@@ -497,6 +506,18 @@ fn three_turns(word: PathWord, t: f64, p: f64, q: f64) -> Word {
         straight: DVec2::ZERO,
         length: t + p + q,
     }
+}
+
+/// An angle within two turns of `[0, 2π)`, wrapped into it without
+/// branches (the words' signs are random, so branches would mispredict).
+#[inline(always)]
+fn wrap_turn(angle: f64) -> f64 {
+    let below = |angle: f64| if angle < 0.0 { TAU } else { 0.0 };
+    let above = |angle: f64| if angle >= TAU { TAU } else { 0.0 };
+    let angle = angle + below(angle);
+    let angle = angle + below(angle);
+    let angle = angle - above(angle);
+    angle - above(angle)
 }
 
 /// The angle turned in `direction` from heading `from` to heading `to`.

@@ -5,7 +5,7 @@
 
 use std::f32::consts::TAU;
 
-use glam::{DVec2, Vec2, Vec4};
+use glam::{BVec4A, DVec2, Vec2, Vec4};
 
 use crate::angle::fast_atan2_x4;
 
@@ -24,8 +24,6 @@ pub(crate) struct CscEstimates {
     pub(crate) lengths: Vec4,
     /// First turn, in `[0, 2π)`.
     first: Vec4,
-    /// Last turn, in `[0, 2π)`.
-    last: Vec4,
     /// The straight's direction in the start-goal frame, not normalised.
     direction_x: Vec4,
     direction_y: Vec4,
@@ -38,8 +36,6 @@ pub(crate) struct CscLane {
     pub(crate) index: usize,
     /// First turn, in radians.
     pub(crate) first: f32,
-    /// Last turn, in radians.
-    pub(crate) last: f32,
     /// The straight's direction in the start-goal frame, not normalised.
     pub(crate) direction: Vec2,
 }
@@ -52,25 +48,50 @@ impl CscEstimates {
         CscLane {
             index: lane & 3,
             first: pick(self.first),
-            last: pick(self.last),
             direction: Vec2::new(pick(self.direction_x), pick(self.direction_y)),
         }
     }
 }
 
-/// LSL, RSR, LSR and RSL (in that order) for start and goal headings `a`
-/// and `b` relative to the line between them and `d` radii apart. Lengths
-/// are good to about `1e-5 * (1 + d)` radii and turns to about `5e-7`
-/// radians, which is `f32`'s own rounding of an angle. `None` near a
-/// configuration where the exact words snap, and for distances beyond
-/// `f32`'s reach.
-#[inline(always)]
-pub(crate) fn csc_estimates(d: f64, a: DVec2, b: DVec2) -> Option<CscEstimates> {
-    if d.is_nan() || d >= 1e6 {
-        return None;
+/// The query as the estimates see it, in `f32`.
+#[derive(Clone, Copy)]
+pub(crate) struct Query {
+    /// Start to goal, in radii.
+    d: f32,
+    /// Start heading's cosine and sine relative to the start-goal line.
+    a: Vec2,
+    /// Goal heading's, likewise.
+    b: Vec2,
+    /// The goal heading less the start heading, in `[0, 2π)`.
+    turn: f32,
+}
+
+impl Query {
+    /// `None` for distances beyond `f32`'s reach (or NaN), where only the
+    /// exact words can tell.
+    #[inline(always)]
+    pub(crate) fn new(d: f64, a: DVec2, b: DVec2, turn: f64) -> Option<Self> {
+        (d < 1e6).then(|| Self {
+            d: d as f32,
+            a: a.as_vec2(),
+            b: b.as_vec2(),
+            turn: turn as f32,
+        })
     }
-    let d = d as f32;
-    let (ax, ay, bx, by) = (a.x as f32, a.y as f32, b.x as f32, b.y as f32);
+}
+
+/// LSL, RSR, LSR and RSL (in that order). Lengths are good to about
+/// `1e-5 * (1 + d)` radii and first turns to about `2e-7` radians, which is
+/// `f32`'s own rounding of an angle. `None` near a configuration where the
+/// exact words snap.
+///
+/// Only the first turns need an arctangent: a path's turns add up to the
+/// total turn from start to goal heading, so each last turn follows from
+/// its first.
+#[inline(always)]
+pub(crate) fn csc_estimates(query: Query) -> Option<CscEstimates> {
+    let Query { d, a, b, turn } = query;
+    let (ax, ay, bx, by) = (a.x, a.y, b.x, b.y);
     // Same-direction words: the vector between the two circles' centres is
     // the straight. Opposite-direction words: it is the straight plus twice a
     // radius across it, hence the 4 taken off its square.
@@ -94,15 +115,16 @@ pub(crate) fn csc_estimates(d: f64, a: DVec2, b: DVec2) -> Option<CscEstimates> 
     let fx = along * x - across * y;
     let fy = along * y + across * x;
     let first_sign = Vec4::new(1.0, -1.0, 1.0, -1.0);
-    let last_sign = Vec4::new(1.0, -1.0, -1.0, 1.0);
     let first = positive_turn(fast_atan2_x4(
         first_sign * (ax * fy - ay * fx),
         ax * fx + ay * fy,
     ));
-    let last = positive_turn(fast_atan2_x4(
-        last_sign * (fx * by - fy * bx),
-        fx * bx + fy * by,
-    ));
+    // The last turn is the total turn, taken in the last turn's direction,
+    // less the first turn taken in the same direction (+1 where the two
+    // turns agree, -1 where they oppose).
+    let total_in_last_direction = Vec4::new(turn, TAU - turn, TAU - turn, turn);
+    let agreement = Vec4::new(1.0, 1.0, -1.0, -1.0);
+    let last = wrap_lanes(total_in_last_direction - agreement * first);
     let near_zero = |turn: Vec4| {
         turn.cmplt(Vec4::splat(NEAR_ZERO_TURN)) | turn.cmpgt(Vec4::splat(TAU - NEAR_ZERO_TURN))
     };
@@ -112,7 +134,6 @@ pub(crate) fn csc_estimates(d: f64, a: DVec2, b: DVec2) -> Option<CscEstimates> 
     Some(CscEstimates {
         lengths: Vec4::select(feasible, first + straight + last, Vec4::INFINITY),
         first,
-        last,
         direction_x: fx,
         direction_y: fy,
     })
@@ -123,70 +144,83 @@ pub(crate) fn csc_estimates(d: f64, a: DVec2, b: DVec2) -> Option<CscEstimates> 
 /// `1e-5`. `None` near a configuration where the exact words snap or change
 /// feasibility (a middle turn near a full or half circle, an outer turn near
 /// none).
+///
+/// One four-lane arctangent gives both words' first and middle turns; the
+/// last turns follow from the total turn, as in [`csc_estimates`].
 #[inline(always)]
-pub(crate) fn ccc_lengths(d: f64, a: DVec2, b: DVec2) -> Option<[f32; 2]> {
-    let d = d as f32;
-    let (ca, sa, cb, sb) = (a.x as f32, a.y as f32, b.x as f32, b.y as f32);
+pub(crate) fn ccc_lengths(query: Query) -> Option<[f32; 2]> {
+    let Query { d, a, b, turn } = query;
+    let (ca, sa, cb, sb) = (a.x, a.y, b.x, b.y);
     let cos_ab = ca * cb + sa * sb;
     let common = 6.0 - d * d + 2.0 * cos_ab;
-    let middle_cos = [
+    let middle_cos = Vec2::new(
         (common + 2.0 * d * (sa - sb)) / 8.0,
         (common + 2.0 * d * (sb - sa)) / 8.0,
-    ];
-    if middle_cos
-        .iter()
-        .any(|c| (c.abs() - 1.0).abs() < NEAR_ZERO_TURN)
+    );
+    if (middle_cos.abs() - Vec2::ONE)
+        .abs()
+        .cmplt(Vec2::splat(NEAR_ZERO_TURN))
+        .any()
     {
         return None;
     }
-    // The headings' angles and each word's angle from start to goal circle.
+    let feasible = middle_cos.abs().cmple(Vec2::ONE);
+    let middle_cos = middle_cos.clamp(-Vec2::ONE, Vec2::ONE);
+    let middle_sin = (Vec2::ONE - middle_cos * middle_cos).max(Vec2::ZERO).sqrt();
+    // From the start-goal line to the line between the outer circles' centres,
+    // less the start heading's angle: RLR's `alpha - phi`, and LRL's
+    // `-alpha - phi`, each by one arctangent of the two directions.
+    let rlr_line = Vec2::new(d - sa + sb, ca - cb);
+    let lrl_line = Vec2::new(d + sa - sb, ca - cb);
     let angles = fast_atan2_x4(
-        Vec4::new(sa, sb, ca - cb, ca - cb),
-        Vec4::new(ca, cb, d - sa + sb, d + sa - sb),
+        Vec4::new(
+            rlr_line.perp_dot(a),
+            -(sa * lrl_line.x + ca * lrl_line.y),
+            middle_sin.x,
+            middle_sin.y,
+        ),
+        Vec4::new(
+            rlr_line.dot(a),
+            ca * lrl_line.x - sa * lrl_line.y,
+            middle_cos.x,
+            middle_cos.y,
+        ),
     );
-    let (alpha, beta, phi_rlr, phi_lrl) = (angles.x, angles.y, angles.z, angles.w);
-    // The middle turns, 2π - acos(cos p).
-    let cosines = Vec4::new(middle_cos[0], middle_cos[1], 1.0, 1.0).clamp(-Vec4::ONE, Vec4::ONE);
-    let sines = (Vec4::ONE - cosines * cosines).max(Vec4::ZERO).sqrt();
-    let middle = Vec4::splat(TAU) - fast_atan2_x4(sines, cosines);
-    let mut lengths = [f32::INFINITY; 2];
-    for (index, (t, p, q_without_t)) in [
-        (
-            alpha - phi_rlr + middle.x / 2.0,
-            middle.x,
-            alpha - beta + middle.x,
-        ),
-        (
-            -alpha - phi_lrl + middle.y / 2.0,
-            middle.y,
-            beta - alpha + middle.y,
-        ),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        if middle_cos[index].abs() > 1.0 {
-            continue;
-        }
-        let t = wrap_turn(t);
-        let q = wrap_turn(q_without_t - t);
-        let near_zero = |turn: f32| !(NEAR_ZERO_TURN..=TAU - NEAR_ZERO_TURN).contains(&turn);
-        if near_zero(t) || near_zero(q) {
-            return None;
-        }
-        lengths[index] = t + p + q;
+    // The middle turns are 2π - acos(cos p), more than half a circle.
+    let middle = Vec2::splat(TAU) - Vec2::new(angles.z, angles.w);
+    let first = Vec2::new(angles.x, angles.y) + middle / 2.0;
+    let first = Vec4::new(first.x, first.y, 0.0, 0.0);
+    // RLR's last turn is the middle less the total (taken right) less the
+    // first; LRL's the middle plus the total less the first.
+    let last = Vec4::new(middle.x - turn, middle.y + turn, 0.0, 0.0) - first;
+    let (first, last) = (wrap_lanes(wrap_lanes(first)), wrap_lanes(wrap_lanes(last)));
+    let near_zero = |turn: Vec4| {
+        turn.cmplt(Vec4::splat(NEAR_ZERO_TURN)) | turn.cmpgt(Vec4::splat(TAU - NEAR_ZERO_TURN))
+    };
+    let word_feasible = BVec4A::new(feasible.x, feasible.y, false, false);
+    if ((near_zero(first) | near_zero(last)) & word_feasible).any() {
+        return None;
     }
-    Some(lengths)
+    let lengths = first + last;
+    Some([
+        if feasible.x {
+            lengths.x + middle.x
+        } else {
+            f32::INFINITY
+        },
+        if feasible.y {
+            lengths.y + middle.y
+        } else {
+            f32::INFINITY
+        },
+    ])
 }
 
-/// An angle within two turns of `[0, 2π)`, wrapped into it.
+/// Angles within a turn of `[0, 2π)` (in `(-2π, 4π)`), wrapped into it.
 #[inline(always)]
-fn wrap_turn(mut angle: f32) -> f32 {
-    for _ in 0..2 {
-        angle += if angle < 0.0 { TAU } else { 0.0 };
-        angle -= if angle >= TAU { TAU } else { 0.0 };
-    }
-    angle
+fn wrap_lanes(angle: Vec4) -> Vec4 {
+    let angle = Vec4::select(angle.cmplt(Vec4::ZERO), angle + TAU, angle);
+    Vec4::select(angle.cmpge(Vec4::splat(TAU)), angle - TAU, angle)
 }
 
 /// An angle from `atan2`, in `[0, 2π)`.
