@@ -318,8 +318,7 @@ impl Setup {
             along * between.x - across * between.y,
             along * between.y + across * between.x,
         ) / norm;
-        let estimated = lane.direction.as_dvec2();
-        let correction = estimated.perp_dot(exact) / estimated.length();
+        let correction = lane.direction.as_dvec2().perp_dot(exact);
         let first_turn = f64::from(lane.first) + first_sign * correction;
         // The turns add up to the total turn (each taken in its direction).
         let last_turn = wrap_turn(last_sign * (self.turn - first_sign * first_turn));

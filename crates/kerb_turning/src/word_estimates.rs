@@ -24,7 +24,7 @@ pub(crate) struct CscEstimates {
     pub(crate) lengths: Vec4,
     /// First turn, in `[0, 2π)`.
     first: Vec4,
-    /// The straight's direction in the start-goal frame, not normalised.
+    /// The straight's unit direction in the start-goal frame.
     direction_x: Vec4,
     direction_y: Vec4,
 }
@@ -36,7 +36,7 @@ pub(crate) struct CscLane {
     pub(crate) index: usize,
     /// First turn, in radians.
     pub(crate) first: f32,
-    /// The straight's direction in the start-goal frame, not normalised.
+    /// The straight's unit direction in the start-goal frame.
     pub(crate) direction: Vec2,
 }
 
@@ -110,7 +110,8 @@ pub(crate) fn csc_estimates(query: Query) -> Option<CscEstimates> {
     // The straight's direction (unnormalised): the centre-to-centre vector
     // itself, or for the opposite-direction words that vector turned by the
     // angle of (straight, ±2).
-    let along = Vec4::new(1.0, 1.0, straight.z, straight.w);
+    let crossing = BVec4A::new(false, false, true, true);
+    let along = Vec4::select(crossing, straight, Vec4::ONE);
     let across = Vec4::new(0.0, 0.0, 2.0, -2.0);
     let fx = along * x - across * y;
     let fy = along * y + across * x;
@@ -134,8 +135,12 @@ pub(crate) fn csc_estimates(query: Query) -> Option<CscEstimates> {
     Some(CscEstimates {
         lengths: Vec4::select(feasible, first + straight + last, Vec4::INFINITY),
         first,
-        direction_x: fx,
-        direction_y: fy,
+        // A crossing straight is as long as `x, y` squared: turning it by
+        // the angle of (straight, ±2) scaled it by `sqrt(straight² + 4)`.
+        // Normalised here, in all four lanes at once, rather than after the
+        // winner is known, where it would lengthen the path to the result.
+        direction_x: fx / Vec4::select(crossing, straight_sq + 4.0, straight),
+        direction_y: fy / Vec4::select(crossing, straight_sq + 4.0, straight),
     })
 }
 
