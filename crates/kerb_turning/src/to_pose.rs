@@ -66,8 +66,10 @@ impl Setup {
         let offset = (goal.position - start.position).as_dvec2();
         let radius = f64::from(radius);
         let distance = offset.length();
+        // One division, not one per coordinate: divisions are slow and
+        // this one is on the way to every estimate.
         let axis = if distance > 0.0 {
-            offset / distance
+            offset * distance.recip()
         } else {
             DVec2::X
         };
@@ -255,14 +257,11 @@ impl Setup {
         };
         let lengths = csc.lengths;
         let shortest = lengths.min_element().min(ccc[0]).min(ccc[1]);
-        let cutoff = f64::from(shortest) + ESTIMATE_MARGIN * (1.0 + self.d);
-        let estimates = [lengths.x, lengths.y, lengths.z, lengths.w, ccc[0], ccc[1]];
-        let close = estimates
-            .iter()
-            .enumerate()
-            .fold(0u32, |close, (index, &estimate)| {
-                close | (u32::from(f64::from(estimate) <= cutoff) << index)
-            });
+        let cutoff = shortest + (ESTIMATE_MARGIN * (1.0 + self.d)) as f32;
+        // Bit `i` is set when word `i` (in `Setup::word`'s order) is close.
+        let close = lengths.cmple(Vec4::splat(cutoff)).bitmask()
+            | u32::from(ccc[0] <= cutoff) << 4
+            | u32::from(ccc[1] <= cutoff) << 5;
         if close.count_ones() == 1 {
             return match close.trailing_zeros() {
                 4 => Shortest::ThreeTurns(PathWord::Rlr),
@@ -270,11 +269,12 @@ impl Setup {
                 lane => Shortest::Csc(csc.lane(lane as usize)),
             };
         }
-        // A plain loop: an iterator chain here measured 20% slower overall.
         let mut best: Option<Word> = None;
-        for (index, estimate) in estimates.into_iter().enumerate() {
-            if f64::from(estimate) <= cutoff
-                && let Some(word) = self.word(index)
+        let mut remaining = close;
+        while remaining != 0 {
+            let index = remaining.trailing_zeros() as usize;
+            remaining &= remaining - 1;
+            if let Some(word) = self.word(index)
                 && best.is_none_or(|best| word.length < best.length)
             {
                 best = Some(word);
@@ -317,7 +317,7 @@ impl Setup {
         let exact = DVec2::new(
             along * between.x - across * between.y,
             along * between.y + across * between.x,
-        ) / norm;
+        ) * norm.recip();
         let correction = lane.direction.as_dvec2().perp_dot(exact);
         let first_turn = f64::from(lane.first) + first_sign * correction;
         // The turns add up to the total turn (each taken in its direction).

@@ -139,8 +139,8 @@ pub(crate) fn csc_estimates(query: Query) -> Option<CscEstimates> {
         // the angle of (straight, ±2) scaled it by `sqrt(straight² + 4)`.
         // Normalised here, in all four lanes at once, rather than after the
         // winner is known, where it would lengthen the path to the result.
-        direction_x: fx / Vec4::select(crossing, straight_sq + 4.0, straight),
-        direction_y: fy / Vec4::select(crossing, straight_sq + 4.0, straight),
+        direction_x: fx * Vec4::select(crossing, straight_sq + 4.0, straight).recip(),
+        direction_y: fy * Vec4::select(crossing, straight_sq + 4.0, straight).recip(),
     })
 }
 
