@@ -19,6 +19,8 @@ mod error;
 mod path;
 mod pose;
 mod segment;
+#[cfg(test)]
+mod test_cases;
 mod to_point;
 mod to_pose;
 mod word_estimates;

@@ -98,21 +98,26 @@ impl TurningPath {
         path
     }
 
-    /// A path of three segments that the planner has already joined up.
+    /// A path of the first `count` of `segments`, which the planner has
+    /// already joined up.
     #[inline(always)]
-    pub(crate) fn from_three(
+    pub(crate) fn from_segments<const N: usize>(
         start: Pose,
         word: PathWord,
-        segments: [Segment; 3],
+        segments: [Segment; N],
+        count: usize,
         length: f32,
     ) -> Self {
-        let [first, second, third] = segments;
+        let mut all = [NO_SEGMENT; MAX_SEGMENTS];
+        for (slot, segment) in all.iter_mut().zip(segments) {
+            *slot = segment;
+        }
         Self {
             start,
             word,
-            segment_count: 3,
+            segment_count: count.min(N) as u8,
             length,
-            segments: [first, second, third, NO_SEGMENT],
+            segments: all,
         }
     }
 

@@ -6,12 +6,15 @@
 //! (Bui, Souères and Boissonnat, 1994), so we enumerate both families and a
 //! point is always reachable.
 
-use glam::DVec2;
+use std::f32::consts::TAU;
+use std::f64::consts::FRAC_PI_2;
 
-use crate::angle::{Turn, fast_atan2, fast_sin_cos, normalize};
+use glam::{DVec2, Vec4};
+
+use crate::angle::{SNAP, Turn, fast_atan2, fast_atan2_x4, fast_sin_cos, normalize};
 use crate::error::{check_pose, check_radius};
 use crate::path::PathBuilder;
-use crate::{Candidates, PathWord, PlanError, Pose, TurnDirection, TurningPath};
+use crate::{Candidates, PathWord, PlanError, Pose, Segment, TurnDirection, TurningPath};
 
 /// A goal within this many `f32` ulps (of the largest coordinate or the
 /// radius) inside a turning circle counts as on it: `f32` inputs put a goal
@@ -49,6 +52,7 @@ struct Setup {
 }
 
 impl Setup {
+    #[inline(always)]
     fn new(start: Pose, goal: glam::Vec2, radius: f32) -> Self {
         let heading = normalize(f64::from(start.heading));
         let (sin, cos) = fast_sin_cos(heading);
@@ -169,6 +173,118 @@ impl Setup {
         }
     }
 
+    /// Both arc-line candidates at once, when the goal is inside neither
+    /// turning circle (then, by Bui, Souères and Boissonnat, the shorter is
+    /// the shortest path): the arc-line family costs one square root per
+    /// side and one four-lane arctangent for both turns, and no branch
+    /// depends on which side wins. `None` when the goal is inside a circle,
+    /// or so far out that `f32` lanes would overflow.
+    #[inline(always)]
+    fn arc_lines(&self) -> Option<ArcLine> {
+        let r = self.radius;
+        let to_goal = self.goal - self.position;
+        let left = self.forward.perp();
+        let lateral = to_goal.dot(left);
+        let distance_sq = to_goal.length_squared();
+        // h² - r² for the left and right circles, expanded so that it does
+        // not cancel when r is huge.
+        let excess = [
+            distance_sq - 2.0 * r * lateral,
+            distance_sq + 2.0 * r * lateral,
+        ];
+        let inside = -2.0 * r * self.on_circle;
+        if excess[0] < inside || excess[1] < inside {
+            return None;
+        }
+        let straight = excess.map(|excess| excess.max(0.0).sqrt());
+        let from_center = [to_goal - left * r, to_goal + left * r];
+        // The straight's direction, scaled by h²: `from_center` is the
+        // straight plus a radius square to it, towards the turn's outside.
+        let exit = [
+            from_center[0] * straight[0] + from_center[0].perp() * r,
+            from_center[1] * straight[1] - from_center[1].perp() * r,
+        ];
+        let forward = self.forward;
+        let angles = fast_atan2_x4(
+            Vec4::new(
+                forward.perp_dot(exit[0]) as f32,
+                -forward.perp_dot(exit[1]) as f32,
+                0.0,
+                0.0,
+            ),
+            Vec4::new(
+                forward.dot(exit[0]) as f32,
+                forward.dot(exit[1]) as f32,
+                1.0,
+                1.0,
+            ),
+        );
+        if !angles.is_finite() {
+            return None;
+        }
+        // A turn a rounding error short of a full circle is no turn at all.
+        let turns = Vec4::select(angles.cmplt(Vec4::ZERO), angles + TAU, angles);
+        let turns = Vec4::select(
+            turns.cmpgt(Vec4::splat(TAU - SNAP as f32)),
+            Vec4::ZERO,
+            turns,
+        );
+        let turns = [f64::from(turns.x), f64::from(turns.y)];
+        let lengths = [turns[0] * r + straight[0], turns[1] * r + straight[1]];
+        // Left on a tie, as the candidates list it first.
+        let side = usize::from(lengths[1] < lengths[0]);
+        Some(ArcLine {
+            side,
+            turn: turns[side],
+            straight: straight[side],
+            exit: exit[side] * from_center[side].length_squared().recip(),
+        })
+    }
+
+    /// Builds the arc-line path [`Setup::arc_lines`] chose.
+    #[inline(always)]
+    fn build_arc_line(&self, chosen: ArcLine) -> TurningPath {
+        const WORDS: [PathWord; 2] = [PathWord::Ls, PathWord::Rs];
+        const SIGNS: [f64; 2] = [1.0, -1.0];
+        let sign = SIGNS[chosen.side];
+        let r = self.radius;
+        let center = self.position + self.forward.perp() * (sign * r);
+        let sweep = chosen.turn * sign;
+        let arc = Segment::Arc {
+            center: center.as_vec2(),
+            radius: r as f32,
+            start_angle: (self.heading - FRAC_PI_2 * sign) as f32,
+            sweep: sweep as f32,
+        };
+        let line = Segment::Line {
+            start: (center - chosen.exit.perp() * (sign * r)).as_vec2(),
+            direction: chosen.exit.as_vec2(),
+            length: chosen.straight as f32,
+            heading: (self.heading + sweep) as f32,
+        };
+        let length = (chosen.turn * r + chosen.straight) as f32;
+        let word = WORDS[chosen.side];
+        match (chosen.turn > 0.0, chosen.straight > 0.0) {
+            (true, true) => TurningPath::from_segments(self.start, word, [arc, line], 2, length),
+            (true, false) => TurningPath::from_segments(self.start, word, [arc], 1, length),
+            (false, true) => TurningPath::from_segments(self.start, word, [line], 1, length),
+            (false, false) => TurningPath::from_segments(self.start, word, [], 0, length),
+        }
+    }
+
+    /// The shortest candidate, every family tried.
+    fn shortest(&self) -> TurningPath {
+        let mut best: Option<Spec> = None;
+        self.each_spec(true, |spec| {
+            if best.is_none_or(|best| spec.length < best.length) {
+                best = Some(spec);
+            }
+        });
+        // Some arc-line or arc-arc path always exists for finite input; the
+        // fallback only guards against overflow in absurd coordinates.
+        best.map_or(TurningPath::stationary(self.start), |spec| self.build(spec))
+    }
+
     fn build(&self, spec: Spec) -> TurningPath {
         let mut builder = PathBuilder::new(
             self.start,
@@ -184,6 +300,19 @@ impl Setup {
         };
         builder.finish()
     }
+}
+
+/// The arc-line candidate [`Setup::arc_lines`] chose.
+#[derive(Clone, Copy)]
+struct ArcLine {
+    /// 0 for left, 1 for right.
+    side: usize,
+    /// The arc's turn, in `[0, 2π)`.
+    turn: f64,
+    /// The straight's length.
+    straight: f64,
+    /// The straight's unit direction.
+    exit: DVec2,
 }
 
 /// What follows the first arc of a candidate.
@@ -269,13 +398,76 @@ pub fn candidates_to_point(
 pub fn plan_to_point(start: Pose, goal: glam::Vec2, radius: f32) -> Result<TurningPath, PlanError> {
     check(&start, goal, radius)?;
     let setup = Setup::new(start, goal, radius);
-    let mut best: Option<Spec> = None;
-    setup.each_spec(true, |spec| {
-        if best.is_none_or(|best| spec.length < best.length) {
-            best = Some(spec);
+    // Each arm returns on its own so that the path is written straight into
+    // the result rather than copied there.
+    match setup.arc_lines() {
+        Some(chosen) => Ok(setup.build_arc_line(chosen)),
+        None => Ok(setup.shortest()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where the goal is inside neither turning circle, the arc-line pair
+    /// chooses the path trying every candidate chooses, to within `f32`
+    /// rounding (on a tie in length, either side).
+    #[test]
+    fn arc_line_pair_chooses_what_trying_every_candidate_chooses() {
+        let mut chosen = 0;
+        for (start, goal, radius) in crate::test_cases::queries(400_000) {
+            let setup = Setup::new(start, goal.position, radius);
+            let Some(pair) = setup.arc_lines() else {
+                continue;
+            };
+            chosen += 1;
+            let fast = setup.build_arc_line(pair);
+            let exact = setup.shortest();
+            let case = format!("{start:?} -> {:?}, radius {radius}", goal.position);
+            let scale = exact.length()
+                + radius
+                + start.position.abs().max(goal.position.abs()).max_element();
+            let tolerance = 2e-6 * scale;
+            assert!(
+                (fast.length() - exact.length()).abs() <= tolerance,
+                "{case}: {fast:#?} against {exact:#?}"
+            );
+            if fast.word() != exact.word() {
+                continue;
+            }
+            // A turn or straight of a rounding error may be kept by one and
+            // dropped by the other.
+            let pieces = |path: &TurningPath| {
+                path.segments()
+                    .iter()
+                    .copied()
+                    .filter(|segment| segment.length() > tolerance)
+                    .collect::<Vec<_>>()
+            };
+            let (fast_pieces, exact_pieces) = (pieces(&fast), pieces(&exact));
+            assert_eq!(
+                fast_pieces.len(),
+                exact_pieces.len(),
+                "{case}: {fast:#?} against {exact:#?}"
+            );
+            for (ours, theirs) in fast_pieces.iter().zip(&exact_pieces) {
+                for (ours, theirs) in [
+                    (ours.start_pose(), theirs.start_pose()),
+                    (ours.end_pose(), theirs.end_pose()),
+                ] {
+                    assert!(
+                        ours.position.distance(theirs.position) <= tolerance,
+                        "{case}: {ours:?} against {theirs:?}"
+                    );
+                    assert!(
+                        crate::wrap_signed(ours.heading - theirs.heading).abs() <= 2e-6,
+                        "{case}: {ours:?} against {theirs:?}"
+                    );
+                }
+            }
         }
-    });
-    // Some arc-line or arc-arc path always exists for finite input; the
-    // fallback only guards against overflow in absurd coordinates.
-    Ok(best.map_or(TurningPath::stationary(start), |spec| setup.build(spec)))
+        // Most queries take the pair; the rest are inside a circle.
+        assert!(chosen > 200_000, "{chosen}");
+    }
 }

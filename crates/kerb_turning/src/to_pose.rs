@@ -351,7 +351,7 @@ impl Setup {
             },
         ];
         let length = (first_turn + last_turn) * r + straight_length;
-        TurningPath::from_three(start, WORDS[lane.index], segments, length as f32)
+        TurningPath::from_segments(start, WORDS[lane.index], segments, 3, length as f32)
     }
 
     /// The shortest word, every one worked out exactly, the first strictly
@@ -432,7 +432,7 @@ impl Setup {
             arc(last_center, last_heading, first_sign * last_turn),
         ];
         let length = (first_turn + middle_turn + last_turn) * r;
-        TurningPath::from_three(start, word, segments, length as f32)
+        TurningPath::from_segments(start, word, segments, 3, length as f32)
     }
 
     /// Every feasible word, worked out exactly, in [`Setup::word`]'s order.
@@ -635,47 +635,8 @@ mod tests {
 
     #[test]
     fn estimates_choose_exactly_what_trying_every_word_chooses() {
-        use std::f32::consts::{FRAC_PI_2, TAU};
-        // A Weyl sequence: dimension `i` of case `k` is the fractional part
-        // of `k` times the square root of the `i`-th prime, which fills the
-        // unit cube evenly without a random generator.
-        const ROOTS: [f64; 7] = [
-            std::f64::consts::SQRT_2,
-            1.732_050_807_568_877_2,
-            2.236_067_977_499_79,
-            2.645_751_311_064_590_6,
-            3.316_624_790_355_4,
-            3.605_551_275_463_989,
-            4.123_105_625_617_661,
-        ];
-        for case in 0..400_000u32 {
-            let unit = |dimension: usize| (f64::from(case) * ROOTS[dimension]).fract() as f32;
-            // Every other case is degenerate on purpose: headings on right
-            // angles, points on a coarse grid (collinear, coincident, on
-            // turning circles), radii from tiny to huge.
-            let coarse = case % 2 == 1;
-            let coordinate = |dimension: usize| {
-                let value = unit(dimension) * 8.0 - 4.0;
-                if coarse { value.round() } else { value }
-            };
-            let heading = |dimension: usize| {
-                let heading = unit(dimension) * TAU;
-                if coarse {
-                    (heading / FRAC_PI_2).round() * FRAC_PI_2
-                } else {
-                    heading
-                }
-            };
-            let radius = if coarse {
-                [0.5, 1.0, 2.0, 1e-4, 1e4][case as usize / 2 % 5]
-            } else {
-                0.01 + unit(6) * 10.0
-            };
-            assert_same_choice(
-                Pose::new(Vec2::new(coordinate(0), coordinate(1)), heading(4)),
-                Pose::new(Vec2::new(coordinate(2), coordinate(3)), heading(5)),
-                radius,
-            );
+        for (start, goal, radius) in crate::test_cases::queries(400_000) {
+            assert_same_choice(start, goal, radius);
         }
     }
 }
