@@ -587,7 +587,6 @@ pub fn candidates_to_pose(start: Pose, goal: Pose, radius: f32) -> Result<Candid
 #[cfg(test)]
 mod tests {
     use super::*;
-    use glam::Vec2;
 
     /// The shortest word, whether taken from its estimate or worked out
     /// exactly, is the one trying every word exactly chooses. Taken from its
