@@ -123,9 +123,12 @@ pub(crate) fn fast_sin_cos(x: f64) -> (f64, f64) {
     // x = quadrant * π/2 + r with |r| <= π/4; π/2 in two parts keeps r exact.
     const HALF_PI_HIGH: f64 = FRAC_PI_2;
     const HALF_PI_LOW: f64 = 6.123_233_995_736_766e-17;
-    // Truncation rounds: x is not negative by more than a quarter turn.
-    let quadrant = (x * std::f64::consts::FRAC_2_PI + 1.5) as i64 - 1;
-    let whole = quadrant as f64;
+    // Adding 1.5 * 2^52 rounds to the nearest integer, which then sits in
+    // the low bits: shorter than a round trip through an integer register.
+    const ROUNDER: f64 = 6_755_399_441_055_744.0;
+    let rounded = x * std::f64::consts::FRAC_2_PI + ROUNDER;
+    let quadrant = rounded.to_bits();
+    let whole = rounded - ROUNDER;
     let r = (x - whole * HALF_PI_HIGH) - whole * HALF_PI_LOW;
     let r2 = r * r;
     let r4 = r2 * r2;
@@ -152,10 +155,10 @@ pub(crate) fn fast_sin_cos(x: f64) -> (f64, f64) {
     // The quadrant swaps and negates the two by bit masks: written as `if`s,
     // these compiled to branches, which the random headings of a crowd
     // mispredict half the time.
-    let swap = 0u64.wrapping_sub(quadrant as u64 & 1);
+    let swap = 0u64.wrapping_sub(quadrant & 1);
     let (sin_bits, cos_bits) = (sin.to_bits(), cos.to_bits());
-    let sin_negated = (quadrant as u64 & 2) << 62;
-    let cos_negated = ((quadrant + 1) as u64 & 2) << 62;
+    let sin_negated = (quadrant & 2) << 62;
+    let cos_negated = (quadrant.wrapping_add(1) & 2) << 62;
     (
         f64::from_bits(((sin_bits & !swap) | (cos_bits & swap)) ^ sin_negated),
         f64::from_bits(((cos_bits & !swap) | (sin_bits & swap)) ^ cos_negated),

@@ -204,6 +204,12 @@ impl Setup {
             from_center[0] * straight[0] + from_center[0].perp() * r,
             from_center[1] * straight[1] - from_center[1].perp() * r,
         ];
+        // Normalised now, for both sides, rather than once the side is
+        // known, where the division would wait on the arctangent.
+        let exit_unit = [
+            exit[0] * from_center[0].length_squared().recip(),
+            exit[1] * from_center[1].length_squared().recip(),
+        ];
         let forward = self.forward;
         let angles = fast_atan2_x4(
             Vec4::new(
@@ -219,7 +225,7 @@ impl Setup {
                 1.0,
             ),
         );
-        if !angles.is_finite() {
+        if !angles.is_finite() || !(exit_unit[0].is_finite() && exit_unit[1].is_finite()) {
             return None;
         }
         // A turn a rounding error short of a full circle is no turn at all.
@@ -237,7 +243,7 @@ impl Setup {
             side,
             turn: turns[side],
             straight: straight[side],
-            exit: exit[side] * from_center[side].length_squared().recip(),
+            exit: exit_unit[side],
         })
     }
 
