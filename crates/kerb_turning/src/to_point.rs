@@ -225,7 +225,7 @@ impl Setup {
                 1.0,
             ),
         );
-        if !angles.is_finite() || !(exit_unit[0].is_finite() && exit_unit[1].is_finite()) {
+        if !(angles.is_finite() && exit_unit[0].is_finite() && exit_unit[1].is_finite()) {
             return None;
         }
         // A turn a rounding error short of a full circle is no turn at all.
