@@ -319,7 +319,7 @@ impl NavMesh {
         }
         // The inputs were already checked, so the candidates cannot fail.
         all_candidates().map_or(WalkablePlan::Blocked, |candidates| {
-            let others = candidates.iter().filter(|path| **path != shortest);
+            let others = candidates.iter().filter(|path| !path.same_route(&shortest));
             self.first_walkable(others, clearance)
         })
     }

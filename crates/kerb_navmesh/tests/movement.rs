@@ -391,7 +391,13 @@ proptest! {
             )
         };
         let first_walkable = candidates.iter().find(|path| town.is_walkable(path, clearance)).copied();
-        prop_assert_eq!(planned.path(), first_walkable);
+        // The planner builds its shortest path from its estimates and the
+        // candidates are built the general way: the same route, not the
+        // same bits.
+        match (planned.path(), first_walkable) {
+            (Some(planned), Some(first)) => prop_assert!(planned.same_route(&first), "{planned:#?} against {first:#?}"),
+            (planned, first) => prop_assert_eq!(planned, first),
+        }
     }
 }
 

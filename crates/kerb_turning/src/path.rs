@@ -163,6 +163,34 @@ impl TurningPath {
         self.start
     }
 
+    /// Whether `other` is the same route as this path, to within `f32`
+    /// rounding: the same word from the same start, with segments that
+    /// end in the same places.
+    ///
+    /// [`plan_to_pose`](crate::plan_to_pose) and
+    /// [`plan_to_point`](crate::plan_to_point) build the path they choose
+    /// from their fast estimates, while the candidate lists build every path
+    /// the general way, so the shortest candidate is the planned path up to
+    /// the last bits, not bit for bit. Use this, not `==`, to find it.
+    pub fn same_route(&self, other: &TurningPath) -> bool {
+        let scale = 1.0 + self.length.max(other.length) + self.start.position.abs().max_element();
+        let tolerance = 1e-5 * scale;
+        self.word == other.word
+            && self.start == other.start
+            && (self.length - other.length).abs() <= tolerance
+            && self.segments().len() == other.segments().len()
+            && self
+                .segments()
+                .iter()
+                .zip(other.segments())
+                .all(|(ours, theirs)| {
+                    ours.end_pose()
+                        .position
+                        .distance(theirs.end_pose().position)
+                        <= tolerance
+                })
+    }
+
     /// The pose at the end of the path.
     pub fn end(&self) -> Pose {
         self.segments().last().map_or(self.start, Segment::end_pose)

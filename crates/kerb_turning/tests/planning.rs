@@ -275,6 +275,24 @@ fn arb_pose() -> impl Strategy<Value = Pose> {
     (-60.0f32..60.0, -60.0f32..60.0, -20.0f32..20.0).prop_map(|(x, y, h)| pose(x, y, h))
 }
 
+/// The candidates of one query are different routes from each other; the
+/// planned path is the same route as one of them.
+#[test]
+fn same_route_tells_candidates_apart() {
+    let start = pose(0.0, 0.0, 0.0);
+    let goal = pose(12.0, 5.0, 2.0);
+    let candidates = candidates_to_pose(start, goal, 3.0).unwrap();
+    assert!(candidates.len() >= 4);
+    for (index, path) in candidates.iter().enumerate() {
+        for (other_index, other) in candidates.iter().enumerate() {
+            assert_eq!(path.same_route(other), index == other_index);
+        }
+    }
+    let planned = plan_to_pose(start, goal, 3.0).unwrap();
+    assert!(planned.same_route(candidates.shortest().unwrap()));
+    assert!(!planned.same_route(&plan_to_pose(start, goal, 3.1).unwrap()));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -287,6 +305,7 @@ proptest! {
         prop_assert!(path.end().position.distance(goal.position) <= tolerance, "{path:#?}");
         prop_assert!(path.length() + tolerance >= start.position.distance(goal.position));
         let candidates = candidates_to_point(start, goal.position, radius).unwrap();
+        prop_assert!(candidates.iter().any(|candidate| candidate.same_route(&path)), "{path:#?}");
         for candidate in &candidates {
             assert_well_formed(candidate, start, radius);
             prop_assert!(candidate.end().position.distance(goal.position) <= 1e-4 * scale(candidate, radius));
@@ -307,6 +326,7 @@ proptest! {
         let candidates = candidates_to_pose(start, goal, radius).unwrap();
         prop_assert!(candidates.len() >= 2, "LSL and RSR always exist");
         prop_assert!((candidates.shortest().unwrap().length() - path.length()).abs() <= tolerance);
+        prop_assert!(candidates.iter().any(|candidate| candidate.same_route(&path)), "{path:#?}");
         for candidate in &candidates {
             assert_well_formed(candidate, start, radius);
             prop_assert!(candidate.end().position.distance(goal.position) <= 1e-4 * scale(candidate, radius));
