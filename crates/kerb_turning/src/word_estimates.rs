@@ -1,7 +1,8 @@
 //! Quick estimates of the Dubins words' lengths in `f32` lanes (the four
 //! arc-line-arc words at once, then the two arc-arc-arc words at once), so
-//! that the pose planner works out exactly (in `f64`, with its snapping)
-//! only the word that wins and any within rounding of it.
+//! that the pose planner can build a clear winner straight from its
+//! estimate and otherwise works out exactly (in `f64`, with its snapping)
+//! only the words within rounding of the shortest.
 
 use std::f32::consts::TAU;
 
