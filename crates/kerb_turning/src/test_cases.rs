@@ -5,7 +5,7 @@ use std::f32::consts::{FRAC_PI_2, TAU};
 
 use glam::Vec2;
 
-use crate::Pose;
+use crate::{Pose, Segment};
 
 /// `count` queries (start, goal, radius). A Weyl sequence: dimension `i` of
 /// case `k` is the fractional part of `k` times the square root of the
@@ -49,4 +49,35 @@ pub(crate) fn queries(count: u32) -> impl Iterator<Item = (Pose, Pose, f32)> {
             radius,
         )
     })
+}
+
+/// Two builds of one route agree segment by segment: as many segments,
+/// each starting and ending within `tolerance` of the other's, with
+/// headings within 2e-6 rad.
+pub(crate) fn assert_same_segments(
+    ours: &[Segment],
+    theirs: &[Segment],
+    tolerance: f32,
+    case: &str,
+) {
+    assert_eq!(
+        ours.len(),
+        theirs.len(),
+        "{case}: {ours:#?} against {theirs:#?}"
+    );
+    for (ours, theirs) in ours.iter().zip(theirs) {
+        for (ours, theirs) in [
+            (ours.start_pose(), theirs.start_pose()),
+            (ours.end_pose(), theirs.end_pose()),
+        ] {
+            assert!(
+                ours.position.distance(theirs.position) <= tolerance,
+                "{case}: {ours:?} against {theirs:?}"
+            );
+            assert!(
+                crate::wrap_signed(ours.heading - theirs.heading).abs() <= 2e-6,
+                "{case}: {ours:?} against {theirs:?}"
+            );
+        }
+    }
 }

@@ -451,27 +451,12 @@ mod tests {
                     .filter(|segment| segment.length() > tolerance)
                     .collect::<Vec<_>>()
             };
-            let (fast_pieces, exact_pieces) = (pieces(&fast), pieces(&exact));
-            assert_eq!(
-                fast_pieces.len(),
-                exact_pieces.len(),
-                "{case}: {fast:#?} against {exact:#?}"
+            crate::test_cases::assert_same_segments(
+                &pieces(&fast),
+                &pieces(&exact),
+                tolerance,
+                &case,
             );
-            for (ours, theirs) in fast_pieces.iter().zip(&exact_pieces) {
-                for (ours, theirs) in [
-                    (ours.start_pose(), theirs.start_pose()),
-                    (ours.end_pose(), theirs.end_pose()),
-                ] {
-                    assert!(
-                        ours.position.distance(theirs.position) <= tolerance,
-                        "{case}: {ours:?} against {theirs:?}"
-                    );
-                    assert!(
-                        crate::wrap_signed(ours.heading - theirs.heading).abs() <= 2e-6,
-                        "{case}: {ours:?} against {theirs:?}"
-                    );
-                }
-            }
         }
         // Most queries take the pair; the rest are inside a circle.
         assert!(chosen > 200_000, "{chosen}");

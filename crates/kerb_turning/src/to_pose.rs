@@ -618,22 +618,12 @@ mod tests {
             (estimated.length() - exact.length()).abs() <= tolerance,
             "{case}"
         );
-        assert_eq!(estimated.segments().len(), exact.segments().len(), "{case}");
-        for (ours, theirs) in estimated.segments().iter().zip(exact.segments()) {
-            for (ours, theirs) in [
-                (ours.start_pose(), theirs.start_pose()),
-                (ours.end_pose(), theirs.end_pose()),
-            ] {
-                assert!(
-                    ours.position.distance(theirs.position) <= tolerance,
-                    "{case}: {ours:?} against {theirs:?}"
-                );
-                assert!(
-                    crate::wrap_signed(ours.heading - theirs.heading).abs() <= 2e-6,
-                    "{case}: {ours:?} against {theirs:?}"
-                );
-            }
-        }
+        crate::test_cases::assert_same_segments(
+            estimated.segments(),
+            exact.segments(),
+            tolerance,
+            &case,
+        );
     }
 
     #[test]
