@@ -6,12 +6,11 @@
 //! (Bui, Souères and Boissonnat, 1994), so we enumerate both families and a
 //! point is always reachable.
 
-use std::f32::consts::TAU;
-use std::f64::consts::FRAC_PI_2;
+use std::f64::consts::{FRAC_PI_2, TAU};
 
-use glam::{DVec2, Vec4};
+use glam::DVec2;
 
-use crate::angle::{SNAP, Turn, fast_atan2, fast_atan2_x4, fast_sin_cos, normalize};
+use crate::angle::{SNAP, Turn, fast_atan2, fast_sin_cos, normalize};
 use crate::error::{check_pose, check_radius};
 use crate::path::PathBuilder;
 use crate::{Candidates, PathWord, PlanError, Pose, Segment, TurnDirection, TurningPath};
@@ -173,81 +172,45 @@ impl Setup {
         }
     }
 
-    /// Both arc-line candidates at once, when the goal is inside neither
-    /// turning circle (then, by Bui, Souères and Boissonnat, the shorter is
-    /// the shortest path): the arc-line family costs one square root per
-    /// side and one four-lane arctangent for both turns, and no branch
-    /// depends on which side wins. `None` when the goal is inside a circle,
-    /// or so far out that `f32` lanes would overflow.
+    /// The shortest path when the goal is inside neither turning circle:
+    /// then it turns towards the goal's side and drives straight (Bui,
+    /// Souères and Boissonnat's synthesis; the choice test checks it against
+    /// trying every candidate). One square root and one arctangent. `None`
+    /// when the goal is inside that side's circle, or so far out that the
+    /// arithmetic overflows.
     #[inline(always)]
-    fn arc_lines(&self) -> Option<ArcLine> {
+    fn arc_line_towards_goal(&self) -> Option<ArcLine> {
         let r = self.radius;
         let to_goal = self.goal - self.position;
         let left = self.forward.perp();
         let lateral = to_goal.dot(left);
-        let distance_sq = to_goal.length_squared();
-        // h² - r² for the left and right circles, expanded so that it does
-        // not cancel when r is huge.
-        let excess = [
-            distance_sq - 2.0 * r * lateral,
-            distance_sq + 2.0 * r * lateral,
-        ];
-        let inside = -2.0 * r * self.on_circle;
-        if excess[0] < inside || excess[1] < inside {
+        // On the line ahead or behind, left: the candidates list it first.
+        let side = usize::from(lateral < 0.0);
+        let sign = [1.0, -1.0][side];
+        // h² - r², expanded so that it does not cancel when r is huge.
+        let excess = to_goal.length_squared() - 2.0 * sign * r * lateral;
+        if excess < -2.0 * r * self.on_circle {
             return None;
         }
-        let straight = excess.map(|excess| excess.max(0.0).sqrt());
-        let from_center = [to_goal - left * r, to_goal + left * r];
+        let straight = excess.max(0.0).sqrt();
+        let from_center = to_goal - left * (sign * r);
         // The straight's direction, scaled by h²: `from_center` is the
         // straight plus a radius square to it, towards the turn's outside.
-        let exit = [
-            from_center[0] * straight[0] + from_center[0].perp() * r,
-            from_center[1] * straight[1] - from_center[1].perp() * r,
-        ];
-        // Normalised now, for both sides, rather than once the side is
-        // known, where the division would wait on the arctangent.
-        let exit_unit = [
-            exit[0] * from_center[0].length_squared().recip(),
-            exit[1] * from_center[1].length_squared().recip(),
-        ];
-        let forward = self.forward;
-        let angles = fast_atan2_x4(
-            Vec4::new(
-                forward.perp_dot(exit[0]) as f32,
-                -forward.perp_dot(exit[1]) as f32,
-                0.0,
-                0.0,
-            ),
-            Vec4::new(
-                forward.dot(exit[0]) as f32,
-                forward.dot(exit[1]) as f32,
-                1.0,
-                1.0,
-            ),
-        );
-        if !(angles.is_finite() && exit_unit[0].is_finite() && exit_unit[1].is_finite()) {
-            return None;
-        }
+        let exit = from_center * straight + from_center.perp() * (sign * r);
+        let exit_unit = exit * from_center.length_squared().recip();
+        let angle = fast_atan2(sign * self.forward.perp_dot(exit), self.forward.dot(exit));
         // A turn a rounding error short of a full circle is no turn at all.
-        let turns = Vec4::select(angles.cmplt(Vec4::ZERO), angles + TAU, angles);
-        let turns = Vec4::select(
-            turns.cmpgt(Vec4::splat(TAU - SNAP as f32)),
-            Vec4::ZERO,
-            turns,
-        );
-        let turns = [f64::from(turns.x), f64::from(turns.y)];
-        let lengths = [turns[0] * r + straight[0], turns[1] * r + straight[1]];
-        // Left on a tie, as the candidates list it first.
-        let side = usize::from(lengths[1] < lengths[0]);
-        Some(ArcLine {
+        let turn = if angle < 0.0 { angle + TAU } else { angle };
+        let turn = if turn > TAU - SNAP { 0.0 } else { turn };
+        (turn.is_finite() && exit_unit.is_finite()).then_some(ArcLine {
             side,
-            turn: turns[side],
-            straight: straight[side],
-            exit: exit_unit[side],
+            turn,
+            straight,
+            exit: exit_unit,
         })
     }
 
-    /// Builds the arc-line path [`Setup::arc_lines`] chose.
+    /// Builds the arc-line path [`Setup::arc_line_towards_goal`] chose.
     #[inline(always)]
     fn build_arc_line(&self, chosen: ArcLine) -> TurningPath {
         const WORDS: [PathWord; 2] = [PathWord::Ls, PathWord::Rs];
@@ -308,7 +271,7 @@ impl Setup {
     }
 }
 
-/// The arc-line candidate [`Setup::arc_lines`] chose.
+/// The arc-line candidate [`Setup::arc_line_towards_goal`] chose.
 #[derive(Clone, Copy)]
 struct ArcLine {
     /// 0 for left, 1 for right.
@@ -406,7 +369,7 @@ pub fn plan_to_point(start: Pose, goal: glam::Vec2, radius: f32) -> Result<Turni
     let setup = Setup::new(start, goal, radius);
     // Each arm returns on its own so that the path is written straight into
     // the result rather than copied there.
-    match setup.arc_lines() {
+    match setup.arc_line_towards_goal() {
         Some(chosen) => Ok(setup.build_arc_line(chosen)),
         None => Ok(setup.shortest()),
     }
@@ -416,19 +379,19 @@ pub fn plan_to_point(start: Pose, goal: glam::Vec2, radius: f32) -> Result<Turni
 mod tests {
     use super::*;
 
-    /// Where the goal is inside neither turning circle, the arc-line pair
-    /// chooses the path trying every candidate chooses, to within `f32`
-    /// rounding (on a tie in length, either side).
+    /// Where the goal is inside neither turning circle, turning towards the
+    /// goal's side is the path trying every candidate chooses, to within
+    /// `f32` rounding (on a tie in length, either side).
     #[test]
-    fn arc_line_pair_chooses_what_trying_every_candidate_chooses() {
+    fn turning_towards_the_goal_is_what_trying_every_candidate_chooses() {
         let mut chosen = 0;
         for (start, goal, radius) in crate::test_cases::queries(400_000) {
             let setup = Setup::new(start, goal.position, radius);
-            let Some(pair) = setup.arc_lines() else {
+            let Some(towards_goal) = setup.arc_line_towards_goal() else {
                 continue;
             };
             chosen += 1;
-            let fast = setup.build_arc_line(pair);
+            let fast = setup.build_arc_line(towards_goal);
             let exact = setup.shortest();
             let case = format!("{start:?} -> {:?}, radius {radius}", goal.position);
             let scale = exact.length()
@@ -458,7 +421,7 @@ mod tests {
                 &case,
             );
         }
-        // Most queries take the pair; the rest are inside a circle.
+        // Most queries turn towards the goal; the rest are inside a circle.
         assert!(chosen > 200_000, "{chosen}");
     }
 }
