@@ -121,6 +121,23 @@ impl TurningPath {
         }
     }
 
+    /// A path of up to two segments, each kept only where its flag says it
+    /// is not empty (a turn or straight of nothing adds no segment).
+    #[inline(always)]
+    pub(crate) fn from_two(
+        start: Pose,
+        word: PathWord,
+        [(first, keep_first), (second, keep_second)]: [(Segment, bool); 2],
+        length: f32,
+    ) -> Self {
+        match (keep_first, keep_second) {
+            (true, true) => Self::from_segments(start, word, [first, second], 2, length),
+            (true, false) => Self::from_segments(start, word, [first], 1, length),
+            (false, true) => Self::from_segments(start, word, [second], 1, length),
+            (false, false) => Self::from_segments(start, word, [], 0, length),
+        }
+    }
+
     /// Where and how the path starts.
     #[inline]
     pub fn start(&self) -> Pose {

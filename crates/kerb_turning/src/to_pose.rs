@@ -10,10 +10,10 @@
 //! ([`crate::word_estimates`]), so the choice is the one that trying every
 //! word exactly would make. A word clearly shorter than the rest (998
 //! queries in 1,000 of the benchmark's) is built from its estimate, with
-//! its straight redone in `f64`; otherwise only the words within rounding of the shortest are
-//! worked out exactly. Near the configurations where words snap (a turn or
-//! straight of nearly nothing) there are no estimates and every word is
-//! worked out exactly.
+//! its straight redone in `f64`; otherwise only the words within rounding
+//! of the shortest are worked out exactly. Near the configurations where
+//! words snap (a turn or straight of nearly nothing) there are no estimates
+//! and every word is worked out exactly.
 
 use std::f64::consts::{FRAC_PI_2, TAU};
 
