@@ -287,12 +287,7 @@ impl Setup {
             return Some(self.build_arc_line(outside));
         };
         let first_sweep = first_turn * sign;
-        let first = Segment::Arc {
-            center: center.as_vec2(),
-            radius: r as f32,
-            start_angle: (self.heading - FRAC_PI_2 * sign) as f32,
-            sweep: first_sweep as f32,
-        };
+        let (_, first) = self.first_arc(sign, first_sweep);
         let second = Segment::Arc {
             center: second_center.as_vec2(),
             radius: r as f32,
@@ -309,20 +304,28 @@ impl Setup {
         ))
     }
 
+    /// The arc at full lock from the start, turning `sign` (1 left, -1
+    /// right) through `sweep`, and its centre.
+    #[inline(always)]
+    fn first_arc(&self, sign: f64, sweep: f64) -> (DVec2, Segment) {
+        let center = self.position + self.forward.perp() * (sign * self.radius);
+        let arc = Segment::Arc {
+            center: center.as_vec2(),
+            radius: self.radius as f32,
+            start_angle: (self.heading - FRAC_PI_2 * sign) as f32,
+            sweep: sweep as f32,
+        };
+        (center, arc)
+    }
+
     /// Builds the arc-line path [`Setup::arc_line_towards_goal`] chose.
     #[inline(always)]
     fn build_arc_line(&self, chosen: ArcLine) -> TurningPath {
         const WORDS: [PathWord; 2] = [PathWord::Ls, PathWord::Rs];
         let sign = SIDE_SIGNS[chosen.side];
         let r = self.radius;
-        let center = self.position + self.forward.perp() * (sign * r);
         let sweep = chosen.turn * sign;
-        let arc = Segment::Arc {
-            center: center.as_vec2(),
-            radius: r as f32,
-            start_angle: (self.heading - FRAC_PI_2 * sign) as f32,
-            sweep: sweep as f32,
-        };
+        let (center, arc) = self.first_arc(sign, sweep);
         let line = Segment::Line {
             start: (center - chosen.exit.perp() * (sign * r)).as_vec2(),
             direction: chosen.exit.as_vec2(),
