@@ -181,8 +181,9 @@ impl TurningPath {
     }
 
     /// Whether `other` is the same route as this path, to within `f32`
-    /// rounding: the same word from the same start, with segments that
-    /// end in the same places.
+    /// rounding: the same word from the same start, with pieces that end in
+    /// the same places. A turn or straight of a rounding error (which one
+    /// build keeps and another drops) does not count as a piece.
     ///
     /// [`plan_to_pose`](crate::plan_to_pose) and
     /// [`plan_to_point`](crate::plan_to_point) build the path they choose
@@ -190,21 +191,35 @@ impl TurningPath {
     /// the general way, so the shortest candidate is the planned path up to
     /// the last bits, not bit for bit. Use this, not `==`, to find it.
     pub fn same_route(&self, other: &TurningPath) -> bool {
-        let scale = 1.0 + self.length.max(other.length) + self.start.position.abs().max_element();
+        // Turns within the planners' snapping of none may be dropped, which
+        // moves a join by that much arc: the radius is part of the scale.
+        let radius = |path: &TurningPath| {
+            path.segments()
+                .iter()
+                .map(|segment| match *segment {
+                    Segment::Arc { radius, .. } => radius,
+                    Segment::Line { .. } => 0.0,
+                })
+                .fold(0.0, f32::max)
+        };
+        let scale = 1.0
+            + self.length.max(other.length)
+            + 2.0 * radius(self).max(radius(other))
+            + self.start.position.abs().max_element();
         let tolerance = 1e-5 * scale;
+        fn pieces(path: &TurningPath, tolerance: f32) -> impl Iterator<Item = &Segment> {
+            let segments = path.segments().iter();
+            segments.filter(move |segment| segment.length() > tolerance)
+        }
         self.word == other.word
             && self.start == other.start
             && (self.length - other.length).abs() <= tolerance
-            && self.segments().len() == other.segments().len()
-            && self
-                .segments()
-                .iter()
-                .zip(other.segments())
+            && pieces(self, tolerance).count() == pieces(other, tolerance).count()
+            && pieces(self, tolerance)
+                .zip(pieces(other, tolerance))
                 .all(|(ours, theirs)| {
-                    ours.end_pose()
-                        .position
-                        .distance(theirs.end_pose().position)
-                        <= tolerance
+                    let (ours, theirs) = (ours.end_pose(), theirs.end_pose());
+                    ours.position.distance(theirs.position) <= tolerance
                 })
     }
 
@@ -308,5 +323,37 @@ impl PathBuilder {
     pub(crate) fn finish(&mut self) -> TurningPath {
         self.path.length = self.length as f32;
         self.path
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arc(sweep: f32) -> Segment {
+        Segment::Arc {
+            center: Vec2::new(0.0, 2.0),
+            radius: 2.0,
+            start_angle: -FRAC_PI_2 as f32,
+            sweep,
+        }
+    }
+
+    /// A turn of a rounding error, kept by one build and dropped by
+    /// another, leaves the same route; a different end does not.
+    #[test]
+    fn same_route_ignores_pieces_of_nothing() {
+        let start = Pose::new(Vec2::ZERO, 0.0);
+        let line = |length: f32| Segment::line(Vec2::new(0.0, 0.0), Vec2::X, length);
+        let plain = TurningPath::from_segments(start, PathWord::Ls, [line(5.0)], 1, 5.0);
+        let with_sliver =
+            TurningPath::from_segments(start, PathWord::Ls, [arc(1e-9), line(5.0)], 2, 5.0);
+        assert!(plain.same_route(&with_sliver) && with_sliver.same_route(&plain));
+        let turned = TurningPath::from_segments(start, PathWord::Ls, [arc(0.1), line(5.0)], 2, 5.2);
+        assert!(!plain.same_route(&turned));
+        let longer = TurningPath::from_segments(start, PathWord::Ls, [line(5.1)], 1, 5.1);
+        assert!(!plain.same_route(&longer));
+        let other_word = TurningPath::from_segments(start, PathWord::Rs, [line(5.0)], 1, 5.0);
+        assert!(!plain.same_route(&other_word));
     }
 }
