@@ -399,7 +399,8 @@ pub(crate) fn plan_paths(
                         motion.blocked_streak += 1;
                     }
                     // A wanderer boxed in by walls closer than its turning circle
-                    // backs out in a straight line, as a driver would.
+                    // backs out a step, along an arc if one fits, as a driver
+                    // would.
                     Planned::Blocked(_)
                         if memory.is_some()
                             && motion.blocked_streak >= 2

@@ -6,11 +6,11 @@
 //! (Bui, Souères and Boissonnat, 1994), so we enumerate both families and a
 //! point is always reachable.
 
-use std::f64::consts::{FRAC_PI_2, TAU};
+use std::f64::consts::FRAC_PI_2;
 
 use glam::DVec2;
 
-use crate::angle::{SNAP, Turn, fast_atan2, fast_sin_cos, normalize};
+use crate::angle::{Turn, fast_atan2, fast_sin_cos, normalize, wrap_positive};
 use crate::error::{check_pose, check_radius};
 use crate::path::PathBuilder;
 use crate::{Candidates, PathWord, PlanError, Pose, Segment, TurnDirection, TurningPath};
@@ -224,7 +224,7 @@ impl Setup {
         // straight plus a radius square to it, towards the turn's outside.
         let exit = from_center * straight + from_center.perp() * (sign * r);
         let exit_unit = exit * from_center.length_squared().recip();
-        let turn = snapped_turn(fast_atan2(
+        let turn = wrap_positive(fast_atan2(
             sign * self.forward.perp_dot(exit),
             self.forward.dot(exit),
         ));
@@ -272,8 +272,9 @@ impl Setup {
             let to_goal = self.goal - second_center;
             // The first turn runs to where the circles touch, the second
             // the other way from there to the goal.
-            let first_turn = snapped_turn(fast_atan2(sign * from.perp_dot(touch), from.dot(touch)));
-            let second_turn = snapped_turn(fast_atan2(
+            let first_turn =
+                wrap_positive(fast_atan2(sign * from.perp_dot(touch), from.dot(touch)));
+            let second_turn = wrap_positive(fast_atan2(
                 sign * touch.perp_dot(to_goal),
                 -touch.dot(to_goal),
             ));
@@ -374,14 +375,6 @@ impl Setup {
 
 /// The sign of a turn to side 0 (left) and side 1 (right).
 const SIDE_SIGNS: [f64; 2] = [1.0, -1.0];
-
-/// A turn in `[0, 2π)` from an arctangent in `(-π, π]`; a turn a rounding
-/// error short of a full circle is no turn at all.
-#[inline(always)]
-fn snapped_turn(angle: f64) -> f64 {
-    let turn = if angle < 0.0 { angle + TAU } else { angle };
-    if turn > TAU - SNAP { 0.0 } else { turn }
-}
 
 /// An arc-line candidate from [`Setup::arc_line_on`].
 #[derive(Clone, Copy)]
@@ -490,6 +483,7 @@ pub fn plan_to_point(start: Pose, goal: glam::Vec2, radius: f32) -> Result<Turni
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::angle::SNAP;
 
     /// Turning towards the goal's side where it is inside neither turning
     /// circle, and the paths round a goal inside one, are what trying every

@@ -24,7 +24,7 @@ use crate::angle::{
 };
 use crate::error::{check_pose, check_radius};
 use crate::path::PathBuilder;
-use crate::word_estimates::{CscLane, Query, ccc_lengths, csc_estimates};
+use crate::word_estimates::{CscLane, Query, ccc_lengths, csc_estimates, positive_turn};
 use crate::{Candidates, PathWord, PlanError, Pose, Segment, TurnDirection, TurningPath};
 
 use TurnDirection::{Left as L, Right as R};
@@ -329,8 +329,7 @@ impl Setup {
         let direction = self.axis.rotate(exact);
 
         let r = self.radius;
-        let first_center = start.position.as_dvec2() + self.start_forward.perp() * (first_sign * r);
-        let last_center = goal.position.as_dvec2() + self.goal_forward.perp() * (last_sign * r);
+        let (first_center, last_center) = self.outer_centers(start, goal, (first_sign, last_sign));
         let first_sweep = first_turn * first_sign;
         let straight_heading = self.start_heading + first_sweep;
         let straight_length = straight * r;
@@ -370,6 +369,18 @@ impl Setup {
         })
     }
 
+    /// The centres of the first and last turning circles, turning `signs`
+    /// (1 left, -1 right): each placed from its own end's pose, so that a
+    /// path round them starts and ends exactly there.
+    #[inline(always)]
+    fn outer_centers(&self, start: Pose, goal: Pose, signs: (f64, f64)) -> (DVec2, DVec2) {
+        let r = self.radius;
+        (
+            start.position.as_dvec2() + self.start_forward.perp() * (signs.0 * r),
+            goal.position.as_dvec2() + self.goal_forward.perp() * (signs.1 * r),
+        )
+    }
+
     /// Builds RLR or LRL, the estimates having found it clearly shortest.
     ///
     /// The first and last circles are placed from the start and goal poses
@@ -382,8 +393,7 @@ impl Setup {
     fn build_three_turns(&self, start: Pose, goal: Pose, word: PathWord) -> TurningPath {
         let first_sign = if word == PathWord::Rlr { -1.0 } else { 1.0 };
         let r = self.radius;
-        let first_center = start.position.as_dvec2() + self.start_forward.perp() * (first_sign * r);
-        let last_center = goal.position.as_dvec2() + self.goal_forward.perp() * (first_sign * r);
+        let (first_center, last_center) = self.outer_centers(start, goal, (first_sign, first_sign));
         let half = (last_center - first_center) * 0.5;
         let half_length = half.length();
         let out = (4.0 * r * r - half_length * half_length).max(0.0).sqrt() / half_length;
@@ -413,12 +423,8 @@ impl Setup {
             Vec4::new(cross[0], cross[1], cross[2], 0.0),
             Vec4::new(dot[0], dot[1], dot[2], 1.0),
         );
-        let angles = Vec4::select(
-            angles.cmplt(Vec4::ZERO),
-            angles + std::f32::consts::TAU,
-            angles,
-        );
-        let [first_turn, middle_turn, last_turn, _] = angles.to_array().map(f64::from);
+        let [first_turn, middle_turn, last_turn, _] =
+            positive_turn(angles).to_array().map(f64::from);
         let first_sweep = first_sign * first_turn;
         let middle_heading = self.start_heading + first_sweep;
         let middle_sweep = -first_sign * middle_turn;

@@ -231,6 +231,6 @@ fn wrap_lanes(angle: Vec4) -> Vec4 {
 
 /// An angle from `atan2`, in `[0, 2π)`.
 #[inline(always)]
-fn positive_turn(angle: Vec4) -> Vec4 {
+pub(crate) fn positive_turn(angle: Vec4) -> Vec4 {
     Vec4::select(angle.cmplt(Vec4::ZERO), angle + TAU, angle)
 }
