@@ -16,6 +16,17 @@ pub enum PlanError {
     InvalidRadius(f32),
 }
 
+/// Whether every value is finite and the radius positive and finite: one
+/// comparison for the common case, before the planners look for the input
+/// to name.
+#[inline(always)]
+pub(crate) fn inputs_are_valid<const N: usize>(values: [f32; N], radius: f32) -> bool {
+    // `v * 0` is zero for a finite value and NaN otherwise, and a NaN
+    // survives the sum.
+    let residue: f32 = values.iter().map(|value| value * 0.0).sum();
+    residue + radius * 0.0 == 0.0 && radius > 0.0
+}
+
 pub(crate) fn check_radius(radius: f32) -> Result<(), PlanError> {
     if radius.is_finite() && radius > 0.0 {
         Ok(())

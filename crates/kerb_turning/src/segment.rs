@@ -79,7 +79,10 @@ impl Segment {
                 start_angle,
                 sweep,
             } => {
-                let covered = (distance / radius).clamp(0.0, sweep.abs()).copysign(sweep);
+                let covered = (distance / radius)
+                    .max(0.0)
+                    .min(sweep.abs())
+                    .copysign(sweep);
                 let angle = start_angle + covered;
                 let heading = angle + FRAC_PI_2.copysign(sweep);
                 Pose::new(center + radius * Vec2::from_angle(angle), heading)
@@ -89,7 +92,7 @@ impl Segment {
                 direction,
                 length,
                 heading,
-            } => Pose::new(start + direction * distance.clamp(0.0, length), heading),
+            } => Pose::new(start + direction * distance.max(0.0).min(length), heading),
         }
     }
 
@@ -103,5 +106,27 @@ impl Segment {
     #[inline]
     pub fn end_pose(&self) -> Pose {
         self.sample(f32::INFINITY)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Segments are public, so one may hold anything: sampling a NaN one
+    /// gives NaN, never a panic.
+    #[test]
+    fn sampling_a_nan_segment_does_not_panic() {
+        let arc = Segment::Arc {
+            center: Vec2::ZERO,
+            radius: 1.0,
+            start_angle: 0.0,
+            sweep: f32::NAN,
+        };
+        let line = Segment::line(Vec2::ZERO, Vec2::X, f32::NAN);
+        for segment in [arc, line] {
+            let _ = segment.sample(1.0);
+            let _ = segment.end_pose();
+        }
     }
 }

@@ -10,8 +10,8 @@ use std::f64::consts::FRAC_PI_2;
 
 use glam::DVec2;
 
-use crate::angle::{Turn, fast_atan2, fast_sin_cos, normalize, wrap_positive};
-use crate::error::{check_pose, check_radius};
+use crate::angle::{Turn, fast_atan2, fast_sin_cos, normalize, positive_atan2};
+use crate::error::{check_pose, check_radius, inputs_are_valid};
 use crate::path::PathBuilder;
 use crate::{Candidates, PathWord, PlanError, Pose, Segment, TurnDirection, TurningPath};
 
@@ -199,7 +199,7 @@ impl Setup {
     /// then it turns towards the goal's side and drives straight (Bui,
     /// Souères and Boissonnat's synthesis; the choice test checks it against
     /// trying every candidate). `None` when the goal is inside that side's
-    /// circle, or so far out that the arithmetic overflows.
+    /// circle, or at its centre.
     #[inline(always)]
     fn arc_line_towards_goal(&self) -> Option<ArcLine> {
         self.arc_line_on(self.goal_side())
@@ -207,7 +207,7 @@ impl Setup {
 
     /// The arc-line path turning to `side` (0 left, 1 right): one square
     /// root and one arctangent. `None` when the goal is inside that circle,
-    /// or so far out that the arithmetic overflows.
+    /// or at its centre.
     #[inline(always)]
     fn arc_line_on(&self, side: usize) -> Option<ArcLine> {
         let r = self.radius;
@@ -223,16 +223,16 @@ impl Setup {
         // The straight's direction, scaled by h²: `from_center` is the
         // straight plus a radius square to it, towards the turn's outside.
         let exit = from_center * straight + from_center.perp() * (sign * r);
-        let exit_unit = exit * from_center.length_squared().recip();
-        let turn = wrap_positive(fast_atan2(
-            sign * self.forward.perp_dot(exit),
-            self.forward.dot(exit),
-        ));
-        (turn.is_finite() && exit_unit.is_finite()).then_some(ArcLine {
+        // `f32` input squared stays far inside `f64`'s range, so this is
+        // finite, and zero only for a goal at the centre of a circle
+        // smaller than rounding, which has no direction to leave in.
+        let h_sq = from_center.length_squared();
+        let turn = positive_atan2(sign * self.forward.perp_dot(exit), self.forward.dot(exit));
+        (h_sq > 0.0).then(|| ArcLine {
             side,
             turn,
             straight,
-            exit: exit_unit,
+            exit: exit * h_sq.recip(),
         })
     }
 
@@ -241,9 +241,8 @@ impl Setup {
     /// that swing out that way and come back round a circle touching the
     /// first and passing through the goal. The circles are placed with one
     /// square root; only the turns need arctangents. `None` when the goal is
-    /// not inside, or the arithmetic overflows. Out of line: one query in
-    /// fifteen needs it.
-    #[inline(never)]
+    /// not inside, or the arithmetic overflows.
+    #[inline(always)]
     fn around_inside(&self) -> Option<TurningPath> {
         let inside = self.goal_side();
         if !self.is_inside(self.excess(inside)) {
@@ -272,12 +271,8 @@ impl Setup {
             let to_goal = self.goal - second_center;
             // The first turn runs to where the circles touch, the second
             // the other way from there to the goal.
-            let first_turn =
-                wrap_positive(fast_atan2(sign * from.perp_dot(touch), from.dot(touch)));
-            let second_turn = wrap_positive(fast_atan2(
-                sign * touch.perp_dot(to_goal),
-                -touch.dot(to_goal),
-            ));
+            let first_turn = positive_atan2(sign * from.perp_dot(touch), from.dot(touch));
+            let second_turn = positive_atan2(sign * touch.perp_dot(to_goal), -touch.dot(to_goal));
             let length = (first_turn + second_turn) * r;
             if length < best_length && second_center.is_finite() {
                 best = Some((first_turn, second_turn, second_center));
@@ -406,7 +401,27 @@ struct Spec {
     length: f64,
 }
 
+#[inline(always)]
 fn check(start: &Pose, goal: glam::Vec2, radius: f32) -> Result<(), PlanError> {
+    let values = [
+        start.position.x,
+        start.position.y,
+        start.heading,
+        goal.x,
+        goal.y,
+    ];
+    if inputs_are_valid(values, radius) {
+        Ok(())
+    } else {
+        name_invalid_input(start, goal, radius)
+    }
+}
+
+/// Which input [`check`] found invalid. Out of line: valid input never
+/// comes here.
+#[cold]
+#[inline(never)]
+fn name_invalid_input(start: &Pose, goal: glam::Vec2, radius: f32) -> Result<(), PlanError> {
     check_radius(radius)?;
     check_pose(start, "start pose")?;
     if goal.is_finite() {
@@ -414,6 +429,17 @@ fn check(start: &Pose, goal: glam::Vec2, radius: f32) -> Result<(), PlanError> {
     } else {
         Err(PlanError::NonFinite { what: "goal point" })
     }
+}
+
+/// The shortest path when [`Setup::arc_line_towards_goal`] has none: round
+/// the circle the goal is inside, or, where the arithmetic overflows, the
+/// general search. Out of line and set up afresh, so that the common case
+/// keeps nothing aside for it.
+#[cold]
+#[inline(never)]
+fn round_a_circle(start: Pose, goal: glam::Vec2, radius: f32) -> TurningPath {
+    let setup = Setup::new(start, goal, radius);
+    setup.around_inside().unwrap_or_else(|| setup.shortest())
 }
 
 /// The seed's construction for one turn direction: the turning circle, the
@@ -476,7 +502,7 @@ pub fn plan_to_point(start: Pose, goal: glam::Vec2, radius: f32) -> Result<Turni
     // the result rather than copied there.
     match setup.arc_line_towards_goal() {
         Some(chosen) => Ok(setup.build_arc_line(chosen)),
-        None => Ok(setup.around_inside().unwrap_or_else(|| setup.shortest())),
+        None => Ok(round_a_circle(start, goal, radius)),
     }
 }
 

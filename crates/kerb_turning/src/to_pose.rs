@@ -20,7 +20,8 @@ use std::f64::consts::{FRAC_PI_2, TAU};
 use glam::{DVec2, Vec4};
 
 use crate::angle::{
-    SNAP, Turn, fast_acos, fast_atan2, fast_atan2_x4, fast_sin_cos, normalize, wrap_positive,
+    SNAP, Turn, fast_acos, fast_atan2, fast_atan2_x4, fast_sin_cos, normalize, positive_atan2,
+    wrap_positive,
 };
 use crate::error::{check_pose, check_radius};
 use crate::path::PathBuilder;
@@ -417,8 +418,11 @@ impl Setup {
                 goal.position.as_dvec2() - last_center,
             ),
         ];
-        let cross = turns.map(|(sign, from, to)| (sign * from.perp_dot(to)) as f32);
-        let dot = turns.map(|(_, from, to)| from.dot(to) as f32);
+        // Every vector is one or two radii long: in radii squared, the
+        // products fit `f32` whatever the radius.
+        let per_radius_sq = (r * r).recip();
+        let cross = turns.map(|(sign, from, to)| (sign * per_radius_sq * from.perp_dot(to)) as f32);
+        let dot = turns.map(|(_, from, to)| (per_radius_sq * from.dot(to)) as f32);
         let angles = fast_atan2_x4(
             Vec4::new(cross[0], cross[1], cross[2], 0.0),
             Vec4::new(dot[0], dot[1], dot[2], 1.0),
@@ -532,8 +536,8 @@ fn wrap_turn(angle: f64) -> f64 {
 /// The angle turned in `direction` from heading `from` to heading `to`.
 #[inline(always)]
 fn turn_angle(direction: TurnDirection, from: DVec2, to: DVec2) -> f64 {
-    let angle = fast_atan2(from.perp_dot(to), from.dot(to));
-    wrap_positive(f64::from(direction.sign()) * angle)
+    let sign = f64::from(direction.sign());
+    positive_atan2(sign * from.perp_dot(to), from.dot(to))
 }
 
 /// The middle turn of an arc-arc-arc word, from its cosine. `None` when

@@ -226,6 +226,34 @@ fn tiny_and_huge_radii() {
     assert!((tiny_pose.length() - 200f32.sqrt()).abs() < 1e-2);
 }
 
+/// A radius whose square overflows `f32`: a goal a few metres away needs
+/// three turns round such circles, and once came back as a path of NaNs.
+/// (Larger radii plan as well, but this test's own `f32` distances would
+/// overflow.)
+#[test]
+fn radii_whose_squares_overflow_f32() {
+    for radius in [2e19, 1e20, 1e22] {
+        for step in 0..50 {
+            let angle = step as f32 * 0.37;
+            let start = pose(0.0, 0.0, 0.3 * step as f32);
+            let goal = pose(
+                angle.cos() * (1.0 + step as f32),
+                angle.sin() * (1.0 + step as f32),
+                angle * 1.7,
+            );
+            let case = format!("{start:?} -> {goal:?}, radius {radius}");
+            let to_pose = plan_to_pose(start, goal, radius).unwrap();
+            let to_point = plan_to_point(start, goal.position, radius).unwrap();
+            for path in [to_pose, to_point] {
+                assert!(path.length().is_finite(), "{case}: {path:#?}");
+                assert_well_formed(&path, start, radius);
+                let miss = path.end().position.distance(goal.position);
+                assert!(miss <= 1e-4 * scale(&path, radius), "{case}: {path:#?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn invalid_input_is_a_typed_error() {
     let start = pose(0.0, 0.0, 0.0);
