@@ -171,16 +171,16 @@ const ATAN2_OFFSETS: [f64; 8] = {
 /// size, and planning needs one or two per query.
 #[inline(always)]
 pub(crate) fn fast_sin_cos(x: f64) -> (f64, f64) {
-    // x = quadrant * π/2 + r with |r| <= π/4; π/2 in two parts keeps r exact.
-    const HALF_PI_HIGH: f64 = FRAC_PI_2;
-    const HALF_PI_LOW: f64 = 6.123_233_995_736_766e-17;
+    // x = quadrant * π/2 + r with |r| <= π/4. For x within a turn, the
+    // rounding of π/2 moves r by under 3e-16, far below the polynomials'
+    // error, so π/2 need not be split into two parts.
     // Adding 1.5 * 2^52 rounds to the nearest integer, which then sits in
     // the low bits: shorter than a round trip through an integer register.
     const ROUNDER: f64 = 6_755_399_441_055_744.0;
     let rounded = x * std::f64::consts::FRAC_2_PI + ROUNDER;
     let quadrant = rounded.to_bits();
     let whole = rounded - ROUNDER;
-    let r = (x - whole * HALF_PI_HIGH) - whole * HALF_PI_LOW;
+    let r = x - whole * FRAC_PI_2;
     // `r + r³ S(r²)` and `1 + r² C(r²)`, with `S` and `C` the polynomials
     // that minimise the largest error for |r| <= π/4 (by the Remez
     // exchange): below 2e-9 and 6e-11, sixty times finer than an `f32`
@@ -259,6 +259,20 @@ pub(crate) fn fast_atan2_x4(y: Vec4, x: Vec4) -> Vec4 {
         quadrant_angle,
     );
     angle.copysign(y)
+}
+
+/// [`positive_atan2`] on four `f32` lanes: [`fast_atan2_x4`] wrapped into
+/// `[0, 2π)`, with angles within [`SNAP`] of a full turn snapped to zero.
+#[inline(always)]
+pub(crate) fn positive_atan2_x4(y: Vec4, x: Vec4) -> Vec4 {
+    const FULL_TURN: f32 = TAU as f32;
+    let angle = fast_atan2_x4(y, x);
+    let angle = Vec4::select(angle.cmplt(Vec4::ZERO), angle + FULL_TURN, angle);
+    Vec4::select(
+        angle.cmpgt(Vec4::splat((TAU - SNAP) as f32)),
+        Vec4::ZERO,
+        angle,
+    )
 }
 
 /// `acos(x)` for `x` clamped to `[-1, 1]`.

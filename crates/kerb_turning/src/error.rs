@@ -16,29 +16,44 @@ pub enum PlanError {
     InvalidRadius(f32),
 }
 
-/// Whether every value is finite and the radius positive and finite: one
-/// comparison for the common case, before the planners look for the input
-/// to name.
+/// Checks a query: `Ok` when the radius is positive and finite and every
+/// value is finite, else the error that names the first bad input. `inputs`
+/// names each pose or point in `values` with how many values it holds.
 #[inline(always)]
-pub(crate) fn inputs_are_valid<const N: usize>(values: [f32; N], radius: f32) -> bool {
+pub(crate) fn check_query<const N: usize>(
+    values: [f32; N],
+    radius: f32,
+    inputs: &[(&'static str, usize)],
+) -> Result<(), PlanError> {
     // `v * 0` is zero for a finite value and NaN otherwise, and a NaN
-    // survives the sum.
+    // survives the sum: one comparison for the common case.
     let residue: f32 = values.iter().map(|value| value * 0.0).sum();
-    residue + radius * 0.0 == 0.0 && radius > 0.0
-}
-
-pub(crate) fn check_radius(radius: f32) -> Result<(), PlanError> {
-    if radius.is_finite() && radius > 0.0 {
+    if residue + radius * 0.0 == 0.0 && radius > 0.0 {
         Ok(())
     } else {
-        Err(PlanError::InvalidRadius(radius))
+        name_invalid_input(values, radius, inputs)
     }
 }
 
-pub(crate) fn check_pose(pose: &crate::Pose, what: &'static str) -> Result<(), PlanError> {
-    if pose.is_finite() {
-        Ok(())
-    } else {
-        Err(PlanError::NonFinite { what })
+/// Which input [`check_query`] found invalid. Out of line: valid input
+/// never comes here.
+#[cold]
+#[inline(never)]
+fn name_invalid_input<const N: usize>(
+    values: [f32; N],
+    radius: f32,
+    inputs: &[(&'static str, usize)],
+) -> Result<(), PlanError> {
+    if !(radius.is_finite() && radius > 0.0) {
+        return Err(PlanError::InvalidRadius(radius));
     }
+    let mut rest = values.as_slice();
+    for &(what, count) in inputs {
+        let (these, after) = rest.split_at(count.min(rest.len()));
+        if !these.iter().all(|value| value.is_finite()) {
+            return Err(PlanError::NonFinite { what });
+        }
+        rest = after;
+    }
+    Ok(())
 }

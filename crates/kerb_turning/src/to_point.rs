@@ -8,10 +8,10 @@
 
 use std::f64::consts::FRAC_PI_2;
 
-use glam::DVec2;
+use glam::{DVec2, Vec4};
 
-use crate::angle::{Turn, fast_atan2, fast_sin_cos, normalize, positive_atan2};
-use crate::error::{check_pose, check_radius, inputs_are_valid};
+use crate::angle::{Turn, fast_atan2, fast_sin_cos, normalize, positive_atan2, positive_atan2_x4};
+use crate::error::check_query;
 use crate::path::PathBuilder;
 use crate::{Candidates, PathWord, PlanError, Pose, Segment, TurnDirection, TurningPath};
 
@@ -262,17 +262,37 @@ impl Setup {
         let across = (4.0 * r * r - along * along).max(0.0).sqrt();
         let axis = to_goal / distance;
         let from = self.position - center;
+        // The first turn runs to where the circles touch, the second the
+        // other way from there to the goal. All four turns come from one
+        // four-lane arctangent, in radii squared so that `f32` holds them
+        // whatever the radius: as exact as the `f32` path that stores them.
+        let second_center = |way: f64| center + axis * along + axis.perp() * (across * way);
+        let second_centers = [second_center(1.0), second_center(-1.0)];
+        // Per lane: the sine and cosine of a turn, times the vectors' lengths.
+        let per_radius_sq = (r * r).recip();
+        let turn_vectors = |second_center: DVec2| {
+            let touch = second_center - center;
+            let to_goal = self.goal - second_center;
+            [
+                sign * from.perp_dot(touch),
+                from.dot(touch),
+                sign * touch.perp_dot(to_goal),
+                -touch.dot(to_goal),
+            ]
+            .map(|value| (per_radius_sq * value) as f32)
+        };
+        let [y0, x0, y1, x1] = turn_vectors(second_centers[0]);
+        let [y2, x2, y3, x3] = turn_vectors(second_centers[1]);
+        let turns = positive_atan2_x4(Vec4::new(y0, y1, y2, y3), Vec4::new(x0, x1, x2, x3))
+            .to_array()
+            .map(f64::from);
         let mut best = None;
         let mut best_length = outside.turn * r + outside.straight;
         // In the order the candidate lists use, the first strictly shorter.
-        for way in [1.0, -1.0] {
-            let second_center = center + axis * along + axis.perp() * (across * way);
-            let touch = second_center - center;
-            let to_goal = self.goal - second_center;
-            // The first turn runs to where the circles touch, the second
-            // the other way from there to the goal.
-            let first_turn = positive_atan2(sign * from.perp_dot(touch), from.dot(touch));
-            let second_turn = positive_atan2(sign * touch.perp_dot(to_goal), -touch.dot(to_goal));
+        for (second_center, [first_turn, second_turn]) in second_centers
+            .into_iter()
+            .zip([[turns[0], turns[1]], [turns[2], turns[3]]])
+        {
             let length = (first_turn + second_turn) * r;
             if length < best_length && second_center.is_finite() {
                 best = Some((first_turn, second_turn, second_center));
@@ -410,25 +430,7 @@ fn check(start: &Pose, goal: glam::Vec2, radius: f32) -> Result<(), PlanError> {
         goal.x,
         goal.y,
     ];
-    if inputs_are_valid(values, radius) {
-        Ok(())
-    } else {
-        name_invalid_input(start, goal, radius)
-    }
-}
-
-/// Which input [`check`] found invalid. Out of line: valid input never
-/// comes here.
-#[cold]
-#[inline(never)]
-fn name_invalid_input(start: &Pose, goal: glam::Vec2, radius: f32) -> Result<(), PlanError> {
-    check_radius(radius)?;
-    check_pose(start, "start pose")?;
-    if goal.is_finite() {
-        Ok(())
-    } else {
-        Err(PlanError::NonFinite { what: "goal point" })
-    }
+    check_query(values, radius, &[("start pose", 3), ("goal point", 2)])
 }
 
 /// The shortest path when [`Setup::arc_line_towards_goal`] has none: round

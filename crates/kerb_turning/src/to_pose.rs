@@ -23,7 +23,7 @@ use crate::angle::{
     SNAP, Turn, fast_acos, fast_atan2, fast_atan2_x4, fast_sin_cos, normalize, positive_atan2,
     wrap_positive,
 };
-use crate::error::{check_pose, check_radius};
+use crate::error::check_query;
 use crate::path::PathBuilder;
 use crate::word_estimates::{CscLane, Query, ccc_lengths, csc_estimates, positive_turn};
 use crate::{Candidates, PathWord, PlanError, Pose, Segment, TurnDirection, TurningPath};
@@ -551,10 +551,17 @@ fn middle_turn(cos_p: f64) -> Option<f64> {
     (p < TAU - SNAP).then_some(p)
 }
 
+#[inline(always)]
 fn check(start: &Pose, goal: &Pose, radius: f32) -> Result<(), PlanError> {
-    check_radius(radius)?;
-    check_pose(start, "start pose")?;
-    check_pose(goal, "goal pose")
+    let values = [
+        start.position.x,
+        start.position.y,
+        start.heading,
+        goal.position.x,
+        goal.position.y,
+        goal.heading,
+    ];
+    check_query(values, radius, &[("start pose", 3), ("goal pose", 3)])
 }
 
 /// The shortest path from `start` that arrives at `goal`'s position facing
