@@ -46,8 +46,6 @@ struct Setup {
     forward: DVec2,
     goal: DVec2,
     radius: f64,
-    /// How far inside a circle a goal may be and still count as on it.
-    on_circle: f64,
 }
 
 impl Setup {
@@ -55,9 +53,7 @@ impl Setup {
     fn new(start: Pose, goal: glam::Vec2, radius: f32) -> Self {
         let heading = normalize(f64::from(start.heading));
         let (sin, cos) = fast_sin_cos(heading);
-        let coordinate_scale = start.position.abs().max(goal.abs()).max_element();
         Self {
-            on_circle: ON_CIRCLE_ULPS * f64::from(f32::EPSILON * (coordinate_scale + radius)),
             start,
             position: start.position.as_dvec2(),
             heading,
@@ -83,7 +79,7 @@ impl Setup {
         let to_goal = self.goal - self.position;
         // h² - r², expanded so it does not cancel when r is huge.
         let excess = to_goal.length_squared() - 2.0 * r * to_goal.dot(normal);
-        if excess < -2.0 * r * self.on_circle {
+        if self.is_inside(excess) {
             return None;
         }
         let straight = excess.max(0.0).sqrt();
@@ -189,10 +185,23 @@ impl Setup {
         to_goal.length_squared() - 2.0 * SIDE_SIGNS[side] * self.radius * lateral
     }
 
-    /// Whether a goal with this [`Setup::excess`] is inside the circle.
+    /// Whether a goal with this [`Setup::excess`] (h² - r² for its circle)
+    /// is inside the circle. Only a goal inside by the numbers (one in
+    /// fifteen) needs the tolerance worked out.
     #[inline(always)]
     fn is_inside(&self, excess: f64) -> bool {
-        excess < -2.0 * self.radius * self.on_circle
+        excess < 0.0 && excess < -2.0 * self.radius * self.on_circle()
+    }
+
+    /// How far inside a circle a goal may be and still count as on it.
+    fn on_circle(&self) -> f64 {
+        let coordinate_scale = self
+            .start
+            .position
+            .abs()
+            .max_element()
+            .max(self.goal.abs().max_element() as f32);
+        ON_CIRCLE_ULPS * f64::from(f32::EPSILON * (coordinate_scale + self.radius as f32))
     }
 
     /// The shortest path when the goal is inside neither turning circle:
