@@ -4,37 +4,12 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use glam::Vec2;
-use kerb_turning::{Pose, plan_to_point, plan_to_pose};
+use kerb_turning::{plan_to_point, plan_to_pose};
 
-const QUERIES: usize = 10_000;
+#[path = "common/queries.rs"]
+mod queries;
 
-/// A fixed, dependency-free stream of queries (SplitMix64), so every run and
-/// every contender sees the same inputs.
-fn queries() -> Vec<(Pose, Pose, f32)> {
-    let mut state = 0x9E37_79B9_7F4A_7C15_u64;
-    let mut next = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
-    };
-    (0..QUERIES)
-        .map(|_| {
-            let mut pose = |span: f32| {
-                Pose::new(
-                    Vec2::new(next() * span - span / 2.0, next() * span - span / 2.0),
-                    next() * std::f32::consts::TAU,
-                )
-            };
-            let start = pose(100.0);
-            let goal = pose(100.0);
-            let radius = 1.0 + next() * 19.0;
-            (start, goal, radius)
-        })
-        .collect()
-}
+use queries::{QUERIES, queries};
 
 fn planning(c: &mut Criterion) {
     let queries = queries();

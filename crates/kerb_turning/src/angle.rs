@@ -5,6 +5,7 @@
 //! platform one dominates the cost of planning.
 
 use std::f64::consts::{FRAC_PI_2, FRAC_PI_4, PI, TAU};
+use std::hint::select_unpredictable;
 
 use glam::{DVec2, Vec4};
 
@@ -108,9 +109,14 @@ pub(crate) fn fast_atan2(y: f64, x: f64) -> f64 {
     let large = if steep { ay } else { ax };
     // Reduce atan(small / large) in [0, π/4] to within π/8 of 0 or π/4:
     // above tan(π/8), atan(s / l) = π/4 + atan((s - l) / (s + l)).
-    let upper = small > TAN_PI_8 * large;
-    let numerator = small - and_mask(upper, large);
-    let denominator = large + and_mask(upper, small);
+    // Whether it is above comes from a sign bit and weighs by a product
+    // with 0 or 1, which is exact: from a comparison, every form of this
+    // select (masks, `select_unpredictable`, a bool as a float) compiled to
+    // a branch, as SSE2 has no blend, and random octants mispredict it.
+    let upper = (TAN_PI_8 * large - small).to_bits() >> 63;
+    let upper_weight = upper as f64;
+    let numerator = small - large * upper_weight;
+    let denominator = large + small * upper_weight;
     // Only 0 / 0 needs the floor, and then the ratio is 0 as it should be.
     let denominator = if denominator > f64::MIN_POSITIVE {
         denominator
@@ -122,7 +128,7 @@ pub(crate) fn fast_atan2(y: f64, x: f64) -> f64 {
     // offset and one sign: the angle is offset ± series, then y's sign.
     // By the sign bit, so that -0.0 counts as negative, as in `f64::atan2`.
     let negative_x = x.is_sign_negative();
-    let index = usize::from(upper) | usize::from(steep) << 1 | usize::from(negative_x) << 2;
+    let index = upper as usize | usize::from(steep) << 1 | usize::from(negative_x) << 2;
     let flip = u64::from(steep ^ negative_x) << 63;
     (ATAN2_OFFSETS[index] + f64::from_bits(series.to_bits() ^ flip)).copysign(y)
 }
@@ -133,14 +139,9 @@ pub(crate) fn fast_atan2(y: f64, x: f64) -> f64 {
 #[inline(always)]
 pub(crate) fn positive_atan2(y: f64, x: f64) -> f64 {
     let angle = fast_atan2(y, x);
-    let angle = angle + and_mask(angle < 0.0, TAU);
-    and_mask(angle <= TAU - SNAP, angle)
-}
-
-/// `value` where `keep`, else zero, by a bit mask rather than a branch.
-#[inline(always)]
-fn and_mask(keep: bool, value: f64) -> f64 {
-    f64::from_bits(value.to_bits() & 0u64.wrapping_sub(u64::from(keep)))
+    let angle = angle + select_unpredictable(angle < 0.0, TAU, 0.0);
+    // Written so that a NaN stays NaN.
+    if angle > TAU - SNAP { 0.0 } else { angle }
 }
 
 /// [`fast_atan2`]'s offsets by `upper | steep << 1 | negative_x << 2`: the
