@@ -87,10 +87,15 @@ fn atan_small(x: f64) -> f64 {
         -0.138_242_962_536_269_1,
         0.079_020_922_438_485_42,
     ];
-    // Estrin's scheme: the terms pair up so the dependency chain is short.
     let x2 = x * x;
-    let x4 = x2 * x2;
-    x + x * x2 * ((P[0] + x2 * P[1]) + x4 * (P[2] + x2 * P[3]))
+    x + x * x2 * cubic(x2, P)
+}
+
+/// `c₀ + c₁t + c₂t² + c₃t³` by Estrin's scheme: the terms pair up so that
+/// the dependency chain is short.
+#[inline(always)]
+fn cubic(t: f64, [c0, c1, c2, c3]: [f64; 4]) -> f64 {
+    (c0 + t * c1) + (t * t) * (c2 + t * c3)
 }
 
 /// Four-quadrant arctangent with the same conventions as [`f64::atan2`]
@@ -199,9 +204,8 @@ pub(crate) fn fast_sin_cos(x: f64) -> (f64, f64) {
         0.000_024_390_369_103_943_006,
     ];
     let r2 = r * r;
-    let r4 = r2 * r2;
-    let sin = r + r * r2 * ((S[0] + r2 * S[1]) + r4 * S[2]);
-    let cos = 1.0 + r2 * ((C[0] + r2 * C[1]) + r4 * (C[2] + r2 * C[3]));
+    let sin = r + r * r2 * ((S[0] + r2 * S[1]) + (r2 * r2) * S[2]);
+    let cos = 1.0 + r2 * cubic(r2, C);
     // Rotating by the quadrant's quarter turns, whose cosine and sine are
     // 0 or ±1, is exact and needs no branch: written as `if`s, the swaps
     // compiled to branches, which a crowd's random headings mispredict
