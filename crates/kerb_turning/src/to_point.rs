@@ -221,27 +221,32 @@ impl Setup {
     fn arc_line_on(&self, side: usize) -> Option<ArcLine> {
         let r = self.radius;
         let sign = SIDE_SIGNS[side];
-        let to_goal = self.goal - self.position;
-        let left = self.forward.perp();
         let excess = self.excess(side);
         if self.is_inside(excess) {
             return None;
         }
         let straight = excess.max(0.0).sqrt();
-        let from_center = to_goal - left * (sign * r);
+        // The goal from the circle's centre, in the unit's frame mirrored
+        // so that the turn is to the left: forward, then towards the turn.
+        let to_goal = self.goal - self.position;
+        let left = self.forward.perp();
+        let from_center = DVec2::new(to_goal.dot(self.forward), sign * to_goal.dot(left) - r);
         // The straight's direction, scaled by h²: `from_center` is the
         // straight plus a radius square to it, towards the turn's outside.
-        let exit = from_center * straight + from_center.perp() * (sign * r);
+        // In this frame its angle is the turn, with no rotation to undo
+        // first.
+        let exit = from_center * straight + from_center.perp() * r;
+        let turn = positive_atan2(exit.y, exit.x);
         // `f32` input squared stays far inside `f64`'s range, so this is
         // finite, and zero only for a goal at the centre of a circle
         // smaller than rounding, which has no direction to leave in.
         let h_sq = from_center.length_squared();
-        let turn = positive_atan2(sign * self.forward.perp_dot(exit), self.forward.dot(exit));
+        let world_exit = self.forward * exit.x + left * (sign * exit.y);
         (h_sq > 0.0).then(|| ArcLine {
             side,
             turn,
             straight,
-            exit: exit * h_sq.recip(),
+            exit: world_exit * h_sq.recip(),
         })
     }
 
