@@ -255,7 +255,7 @@ impl Setup {
     /// that swing out that way and come back round a circle touching the
     /// first and passing through the goal. The circles are placed with one
     /// square root; only the turns need arctangents. `None` when the goal is
-    /// not inside, or the arithmetic overflows.
+    /// not inside, or no arc-line path the other way can be built.
     #[inline(always)]
     fn around_inside(&self) -> Option<TurningPath> {
         let inside = self.goal_side();
@@ -448,9 +448,9 @@ fn check(start: &Pose, goal: glam::Vec2, radius: f32) -> Result<(), PlanError> {
 }
 
 /// The shortest path when [`Setup::arc_line_towards_goal`] has none: round
-/// the circle the goal is inside, or, where the arithmetic overflows, the
-/// general search. Out of line and set up afresh, so that the common case
-/// keeps nothing aside for it.
+/// the circle the goal is inside, or, for a goal at a circle's centre (a
+/// radius below rounding), the general search. Out of line and set up
+/// afresh, so that the common case keeps nothing aside for it.
 #[cold]
 #[inline(never)]
 fn round_a_circle(start: Pose, goal: glam::Vec2, radius: f32) -> TurningPath {
