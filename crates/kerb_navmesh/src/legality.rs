@@ -143,7 +143,8 @@ impl NavMesh {
                 let crossing = (!settled)
                     .then(|| first_crossing(segment, a, b, inward))
                     .flatten()
-                    .filter(|&distance| self.leaves_after(segment, distance));
+                    .filter(|&(distance, across)| self.leaves_after(segment, distance, across))
+                    .map(|(distance, _)| distance);
                 let violation = match (crossing, approach) {
                     (Some(x), Some(y)) => Some(x.min(y)),
                     (x, y) => x.or(y),
@@ -211,11 +212,17 @@ impl NavMesh {
     }
 
     /// Whether `segment` is off the walkable area just after `distance`,
-    /// where it crossed a wall outwards. Through a wall's end (a corner of
-    /// the walkable area) the crossing can be an artefact: the path leaves
-    /// the wall's line but not the area, which the next wall's line shows.
-    fn leaves_after(&self, segment: &Segment, distance: f32) -> bool {
-        let step = 1e-4 * (1.0 + segment.start_pose().position.abs().max_element());
+    /// where it crossed a wall outwards with `across` the sine of the angle
+    /// between them. Through a wall's end (a corner of the walkable area)
+    /// the crossing can be an artefact: the path leaves the wall's line but
+    /// not the area, which the next wall's line shows.
+    fn leaves_after(&self, segment: &Segment, distance: f32, across: f32) -> bool {
+        let scale = 1.0 + segment.start_pose().position.abs().max_element();
+        // Far enough along to be clearly past the wall's line: at a
+        // shallow crossing, a short step stays within `is_outside`'s
+        // rounding of the wall, and a real exit was taken for an artefact.
+        let past_rounding = 4e-6 * scale / across.max(1e-6);
+        let step = (1e-4 * scale).max(past_rounding);
         self.is_outside(segment.sample(distance + step).position)
     }
 
@@ -326,12 +333,13 @@ impl NavMesh {
 }
 
 /// The first distance along `segment` where it crosses wall `a b` (inward
-/// normal `inward`) outwards.
-fn first_crossing(segment: &Segment, a: Vec2, b: Vec2, inward: Vec2) -> Option<f32> {
-    let mut first: Option<f32> = None;
+/// normal `inward`) outwards, with the sine of the angle between them.
+fn first_crossing(segment: &Segment, a: Vec2, b: Vec2, inward: Vec2) -> Option<(f32, f32)> {
+    let mut first: Option<(f32, f32)> = None;
     segment_hits(segment, a, b, &mut |hit: Hit| {
-        if hit.tangent.dot(inward) < 0.0 && first.is_none_or(|f| hit.distance < f) {
-            first = Some(hit.distance);
+        let across = -hit.tangent.dot(inward);
+        if across > 0.0 && first.is_none_or(|(f, _)| hit.distance < f) {
+            first = Some((hit.distance, across));
         }
     });
     first

@@ -3,7 +3,9 @@
 use glam::Vec2;
 use kerb_navmesh::generate::grid_world;
 use kerb_navmesh::{NavMesh, PolygonId, World, WorldFile, closest_point_on_segment};
-use kerb_turning::{Pose, candidates_to_point, candidates_to_pose, plan_to_point, plan_to_pose};
+use kerb_turning::{
+    Pose, TurningPath, candidates_to_point, candidates_to_pose, plan_to_point, plan_to_pose,
+};
 use proptest::prelude::*;
 
 mod support;
@@ -154,6 +156,28 @@ fn legality_of_known_paths() {
     )
     .unwrap();
     assert_eq!(mesh.path_violation(&on_wall, 0.0), None);
+}
+
+/// A path that drifts through a wall's middle at a shallow angle leaves the
+/// walkable area there. Looking a fixed step past such a crossing stayed
+/// within rounding of the wall, so it was once taken for a corner's
+/// artefact and the exit missed.
+#[test]
+fn a_shallow_crossing_of_a_wall_is_an_exit() {
+    let mesh = holey();
+    // Down the grid, drifting 5.5 mm a metre to the right: it crosses the
+    // left wall (x = 10) of the hole in cell (5, 14) near y = 29.7 and
+    // comes back out of the hole's bottom at y = 28.
+    let path = TurningPath::straight(Vec2::new(9.966, 35.85), Vec2::new(10.116, 8.6));
+    let violation = mesh
+        .path_violation(&path, 0.0)
+        .expect("it drifts into the hole");
+    let at = path.sample(violation).position;
+    assert!(
+        (at.x - 10.0).abs() < 1e-3 && (28.0..30.0).contains(&at.y),
+        "{at}"
+    );
+    assert!(!mesh.is_walkable(&path, 0.0));
 }
 
 #[test]
