@@ -266,13 +266,17 @@ pub(crate) fn fast_atan2_x4(y: Vec4, x: Vec4) -> Vec4 {
     angle.copysign(y)
 }
 
+/// Angles from [`fast_atan2_x4`], in `(-π, π]`, wrapped into `[0, 2π)`.
+#[inline(always)]
+pub(crate) fn positive_turn(angle: Vec4) -> Vec4 {
+    Vec4::select(angle.cmplt(Vec4::ZERO), angle + TAU as f32, angle)
+}
+
 /// [`positive_atan2`] on four `f32` lanes: [`fast_atan2_x4`] wrapped into
 /// `[0, 2π)`, with angles within [`SNAP`] of a full turn snapped to zero.
 #[inline(always)]
 pub(crate) fn positive_atan2_x4(y: Vec4, x: Vec4) -> Vec4 {
-    const FULL_TURN: f32 = TAU as f32;
-    let angle = fast_atan2_x4(y, x);
-    let angle = Vec4::select(angle.cmplt(Vec4::ZERO), angle + FULL_TURN, angle);
+    let angle = positive_turn(fast_atan2_x4(y, x));
     Vec4::select(
         angle.cmpgt(Vec4::splat((TAU - SNAP) as f32)),
         Vec4::ZERO,

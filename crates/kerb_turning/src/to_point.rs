@@ -76,9 +76,7 @@ impl Setup {
         let sign = f64::from(direction.sign());
         let r = self.radius;
         let normal = self.to_center(direction);
-        let to_goal = self.goal - self.position;
-        // h² - r², expanded so it does not cancel when r is huge.
-        let excess = to_goal.length_squared() - 2.0 * r * to_goal.dot(normal);
+        let excess = self.excess(usize::from(direction == TurnDirection::Right));
         if self.is_inside(excess) {
             return None;
         }
@@ -266,7 +264,7 @@ impl Setup {
         let outside = self.arc_line_on(side)?;
         let sign = SIDE_SIGNS[side];
         let r = self.radius;
-        let center = self.position + self.forward.perp() * (sign * r);
+        let center = self.circle_center(sign);
         let to_goal = self.goal - center;
         let distance_sq = to_goal.length_squared();
         let distance = distance_sq.sqrt();
@@ -334,11 +332,18 @@ impl Setup {
         ))
     }
 
+    /// The centre of the turning circle on the side `sign` (1 left, -1
+    /// right).
+    #[inline(always)]
+    fn circle_center(&self, sign: f64) -> DVec2 {
+        self.position + self.forward.perp() * (sign * self.radius)
+    }
+
     /// The arc at full lock from the start, turning `sign` (1 left, -1
     /// right) through `sweep`, and its centre.
     #[inline(always)]
     fn first_arc(&self, sign: f64, sweep: f64) -> (DVec2, Segment) {
-        let center = self.position + self.forward.perp() * (sign * self.radius);
+        let center = self.circle_center(sign);
         let arc = Segment::Arc {
             center: center.as_vec2(),
             radius: self.radius as f32,

@@ -21,11 +21,11 @@ use glam::{DVec2, Vec4};
 
 use crate::angle::{
     SNAP, Turn, fast_acos, fast_atan2, fast_atan2_x4, fast_sin_cos, normalize, positive_atan2,
-    wrap_positive,
+    positive_turn, wrap_positive,
 };
 use crate::error::check_query;
 use crate::path::PathBuilder;
-use crate::word_estimates::{CscLane, Query, ccc_lengths, csc_estimates, positive_turn};
+use crate::word_estimates::{CscLane, Query, ccc_lengths, csc_estimates};
 use crate::{Candidates, PathWord, PlanError, Pose, Segment, TurnDirection, TurningPath};
 
 use TurnDirection::{Left as L, Right as R};

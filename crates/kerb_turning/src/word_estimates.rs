@@ -8,7 +8,7 @@ use std::f32::consts::TAU;
 
 use glam::{BVec4A, DVec2, Vec2, Vec4};
 
-use crate::angle::fast_atan2_x4;
+use crate::angle::{fast_atan2_x4, positive_turn};
 
 /// Straights whose square is closer to zero than this, and turns closer to
 /// none or to a full circle than [`NEAR_ZERO_TURN`], are where the exact words
@@ -127,21 +127,19 @@ pub(crate) fn csc_estimates(query: Query) -> Option<CscEstimates> {
     let total_in_last_direction = Vec4::new(turn, TAU - turn, TAU - turn, turn);
     let agreement = Vec4::new(1.0, 1.0, -1.0, -1.0);
     let last = wrap_lanes(total_in_last_direction - agreement * first);
-    let near_zero = |turn: Vec4| {
-        turn.cmplt(Vec4::splat(NEAR_ZERO_TURN)) | turn.cmpgt(Vec4::splat(TAU - NEAR_ZERO_TURN))
-    };
-    if ((near_zero(first) | near_zero(last)) & feasible).any() {
+    if ((near_zero_turn(first) | near_zero_turn(last)) & feasible).any() {
         return None;
     }
+    // A crossing straight is as long as `x, y` squared: turning it by the
+    // angle of (straight, ±2) scaled it by `sqrt(straight² + 4)`. Normalised
+    // here, in all four lanes at once, rather than after the winner is
+    // known, where it would lengthen the path to the result.
+    let inverse_length = Vec4::select(crossing, straight_sq + 4.0, straight).recip();
     Some(CscEstimates {
         lengths: Vec4::select(feasible, first + straight + last, Vec4::INFINITY),
         first,
-        // A crossing straight is as long as `x, y` squared: turning it by
-        // the angle of (straight, ±2) scaled it by `sqrt(straight² + 4)`.
-        // Normalised here, in all four lanes at once, rather than after the
-        // winner is known, where it would lengthen the path to the result.
-        direction_x: fx * Vec4::select(crossing, straight_sq + 4.0, straight).recip(),
-        direction_y: fy * Vec4::select(crossing, straight_sq + 4.0, straight).recip(),
+        direction_x: fx * inverse_length,
+        direction_y: fy * inverse_length,
     })
 }
 
@@ -200,11 +198,8 @@ pub(crate) fn ccc_lengths(query: Query) -> Option<[f32; 2]> {
     // first; LRL's the middle plus the total less the first.
     let last = Vec4::new(middle.x - turn, middle.y + turn, 0.0, 0.0) - first;
     let (first, last) = (wrap_lanes(wrap_lanes(first)), wrap_lanes(wrap_lanes(last)));
-    let near_zero = |turn: Vec4| {
-        turn.cmplt(Vec4::splat(NEAR_ZERO_TURN)) | turn.cmpgt(Vec4::splat(TAU - NEAR_ZERO_TURN))
-    };
     let word_feasible = BVec4A::new(feasible.x, feasible.y, false, false);
-    if ((near_zero(first) | near_zero(last)) & word_feasible).any() {
+    if ((near_zero_turn(first) | near_zero_turn(last)) & word_feasible).any() {
         return None;
     }
     let lengths = first + last;
@@ -222,15 +217,16 @@ pub(crate) fn ccc_lengths(query: Query) -> Option<[f32; 2]> {
     ])
 }
 
+/// Lanes whose turn is within [`NEAR_ZERO_TURN`] of none or of a full
+/// circle, where the exact words snap.
+#[inline(always)]
+fn near_zero_turn(turn: Vec4) -> BVec4A {
+    turn.cmplt(Vec4::splat(NEAR_ZERO_TURN)) | turn.cmpgt(Vec4::splat(TAU - NEAR_ZERO_TURN))
+}
+
 /// Angles within a turn of `[0, 2π)` (in `(-2π, 4π)`), wrapped into it.
 #[inline(always)]
 fn wrap_lanes(angle: Vec4) -> Vec4 {
-    let angle = Vec4::select(angle.cmplt(Vec4::ZERO), angle + TAU, angle);
+    let angle = positive_turn(angle);
     Vec4::select(angle.cmpge(Vec4::splat(TAU)), angle - TAU, angle)
-}
-
-/// An angle from `atan2`, in `[0, 2π)`.
-#[inline(always)]
-pub(crate) fn positive_turn(angle: Vec4) -> Vec4 {
-    Vec4::select(angle.cmplt(Vec4::ZERO), angle + TAU, angle)
 }
