@@ -93,13 +93,19 @@ pub(crate) fn track_world_asset(
             location.polygon = Some(polygon.0);
         }
         // Paths were checked against the old walls.
-        motion.stand_at(*pose);
-        intent.desired = *pose;
+        stand_still(&mut motion, &mut intent, *pose);
         intent.pending = match motion.goal {
             Goal::None => Pending::NewTarget,
             _ => Pending::Plan,
         };
     }
+}
+
+/// Drops the unit's path and has it stand at `pose`, where it also means
+/// to be this tick (goal and pending work unchanged).
+fn stand_still(motion: &mut Motion, intent: &mut Intent, pose: UnitPose) {
+    motion.stand_at(pose);
+    intent.desired = pose;
 }
 
 /// Units added since [`place_units`] last ran, queued by an observer so
@@ -139,8 +145,7 @@ pub(crate) fn place_units(
             heading: forward.y.atan2(forward.x),
         };
         location.polygon = Some(polygon.0);
-        motion.stand_at(*pose);
-        intent.desired = *pose;
+        stand_still(&mut motion, &mut intent, *pose);
         if intent.pending == Pending::Nothing {
             intent.pending = Pending::NewTarget;
         }
