@@ -75,20 +75,67 @@ const ATAN_SERIES: [f64; 7] = [
     1.0 / 13.0,
 ];
 
-/// `atan(x)` for `|x| <= tan(π/8)`, as `x + x³ P(x²)` with `P` the cubic
-/// that minimises the largest error over that range (by the Remez
-/// exchange): the error is below `5e-9`, a tenth of an `f32` ulp of any
-/// angle we store. The Taylor series needs nine terms to come near.
+/// `atan(t)` for `t` in `[0, 1]`, as `t + t³ Q(t²)` with `Q` the
+/// polynomial of degree 8 that minimises the largest error over that range
+/// (by the Remez exchange): below `1.2e-9`, a fiftieth of an `f32` ulp of
+/// any angle we store. Over the whole of `[0, 1]`, so that no further
+/// reduction (a comparison, a select and a second ratio) sits between the
+/// division and the series; Estrin's scheme keeps the longer series short in
+/// time.
 #[inline(always)]
-fn atan_small(x: f64) -> f64 {
-    const P: [f64; 4] = [
-        -0.333_327_562_499_175_17,
-        0.199_718_643_237_223_83,
-        -0.138_242_962_536_269_1,
-        0.079_020_922_438_485_42,
+fn atan_unit(t: f64) -> f64 {
+    let u = t * t;
+    t + (t * u) * atan_series(u)
+}
+
+/// `atan(√w)` for `w` in `[0, 1]`: [`atan_unit`] with the square root
+/// taken beside the series in `w` instead of before it, so that the two
+/// overlap.
+#[inline(always)]
+fn atan_sqrt(w: f64) -> f64 {
+    let root = w.sqrt();
+    root + root * (w * atan_series(w))
+}
+
+/// [`atan_unit`]'s `Q(u)`.
+#[inline(always)]
+fn atan_series(u: f64) -> f64 {
+    const Q: [f64; 9] = [
+        -0.333_332_628_651_760_65,
+        0.199_976_199_654_654_94,
+        -0.142_554_623_868_181_64,
+        0.109_102_752_535_748_2,
+        -0.082_897_505_978_950_97,
+        0.056_127_195_274_201_69,
+        -0.029_446_366_991_476_38,
+        0.010_025_555_936_554_93,
+        -0.001_602_415_630_075_159_7,
     ];
-    let x2 = x * x;
-    x + x * x2 * cubic(x2, P)
+    let u2 = u * u;
+    let u4 = u2 * u2;
+    let low = cubic(u, [Q[0], Q[1], Q[2], Q[3]]);
+    let high = cubic(u, [Q[4], Q[5], Q[6], Q[7]]) + u4 * Q[8];
+    low + u4 * high
+}
+
+/// `atan2(√y_sq, √x_sq)`, in `[0, π/2]`, from the squares of two sides of a
+/// right angle: the ratio of the squares needs no square root first, so
+/// the angle is ready about when a square root of either would be.
+#[inline(always)]
+pub(crate) fn atan2_of_squares(y_sq: f64, x_sq: f64) -> f64 {
+    // Whether y is the longer side, from a sign bit: as a comparison, the
+    // offset's select below compiled to a branch, which is a coin toss.
+    let steep = (x_sq - y_sq).to_bits() >> 63;
+    let small = if y_sq > x_sq { x_sq } else { y_sq };
+    let large = if y_sq > x_sq { y_sq } else { x_sq };
+    // Only 0 / 0 needs the floor, and then the ratio is 0 as it should be.
+    let large = if large > f64::MIN_POSITIVE {
+        large
+    } else {
+        f64::MIN_POSITIVE
+    };
+    let series = atan_sqrt(small / large);
+    steep as f64 * FRAC_PI_2 + f64::from_bits(series.to_bits() ^ (steep << 63))
 }
 
 /// `c₀ + c₁t + c₂t² + c₃t³` by Estrin's scheme: the terms pair up so that
@@ -112,28 +159,18 @@ pub(crate) fn fast_atan2(y: f64, x: f64) -> f64 {
     let steep = ay > ax;
     let small = if steep { ax } else { ay };
     let large = if steep { ay } else { ax };
-    // Reduce atan(small / large) in [0, π/4] to within π/8 of 0 or π/4:
-    // above tan(π/8), atan(s / l) = π/4 + atan((s - l) / (s + l)).
-    // Whether it is above comes from a sign bit and weighs by a product
-    // with 0 or 1, which is exact: from a comparison, every form of this
-    // select (masks, `select_unpredictable`, a bool as a float) compiled to
-    // a branch, as SSE2 has no blend, and random octants mispredict it.
-    let upper = (TAN_PI_8 * large - small).to_bits() >> 63;
-    let upper_weight = upper as f64;
-    let numerator = small - large * upper_weight;
-    let denominator = large + small * upper_weight;
     // Only 0 / 0 needs the floor, and then the ratio is 0 as it should be.
-    let denominator = if denominator > f64::MIN_POSITIVE {
-        denominator
+    let large = if large > f64::MIN_POSITIVE {
+        large
     } else {
         f64::MIN_POSITIVE
     };
-    let series = atan_small(numerator / denominator);
-    // The octant, the swap of x and y and the sign of x fold into one
-    // offset and one sign: the angle is offset ± series, then y's sign.
-    // By the sign bit, so that -0.0 counts as negative, as in `f64::atan2`.
+    let series = atan_unit(small / large);
+    // The swap of x and y and the sign of x fold into one offset and one
+    // sign: the angle is offset ± series, then y's sign. By the sign bit,
+    // so that -0.0 counts as negative, as in `f64::atan2`.
     let negative_x = x.is_sign_negative();
-    let index = upper as usize | usize::from(steep) << 1 | usize::from(negative_x) << 2;
+    let index = usize::from(steep) | usize::from(negative_x) << 1;
     let flip = u64::from(steep ^ negative_x) << 63;
     (ATAN2_OFFSETS[index] + f64::from_bits(series.to_bits() ^ flip)).copysign(y)
 }
@@ -143,80 +180,95 @@ pub(crate) fn fast_atan2(y: f64, x: f64) -> f64 {
 /// `wrap_positive`'s loop is a branch that random turns mispredict.
 #[inline(always)]
 pub(crate) fn positive_atan2(y: f64, x: f64) -> f64 {
-    let angle = fast_atan2(y, x);
+    positive_angle(fast_atan2(y, x))
+}
+
+/// An angle in `(-π, 2π)` wrapped into `[0, 2π)` by one masked add, and
+/// snapped as by [`wrap_positive`], whose loop is a branch that random
+/// turns mispredict.
+#[inline(always)]
+pub(crate) fn positive_angle(angle: f64) -> f64 {
     let angle = angle + select_unpredictable(angle < 0.0, TAU, 0.0);
     // Written so that a NaN stays NaN.
     if angle > TAU - SNAP { 0.0 } else { angle }
 }
 
-/// [`fast_atan2`]'s offsets by `upper | steep << 1 | negative_x << 2`: the
-/// octant's base (0 or π/4), reflected about π/4 where |y| > |x| and about
-/// π/2 where x < 0.
-const ATAN2_OFFSETS: [f64; 8] = {
-    let mut offsets = [0.0; 8];
-    let mut index = 0;
-    while index < 8 {
-        let base = if index & 1 == 1 { FRAC_PI_4 } else { 0.0 };
-        let quadrant = if index & 2 == 2 {
-            FRAC_PI_2 - base
-        } else {
-            base
-        };
-        offsets[index] = if index & 4 == 4 {
-            PI - quadrant
-        } else {
-            quadrant
-        };
-        index += 1;
-    }
-    offsets
-};
+/// [`fast_atan2`]'s offsets by `steep | negative_x << 1`: the angle of
+/// the axis the series is measured from, +x, +y, -x or +y again.
+const ATAN2_OFFSETS: [f64; 4] = [0.0, FRAC_PI_2, PI, FRAC_PI_2];
 
-/// `(sin x, cos x)` for `x` in `[0, 2π)` (and a little beyond), to about
-/// `2e-9`: the platform `sin_cos` is a call with branches on the argument's
-/// size, and planning needs one or two per query.
+/// `(sin x, cos x)` for `x` in `[0, 2π)` (and a few turns beyond), to
+/// about `3e-13`: the platform `sin_cos` is a call with branches on the
+/// argument's size, and planning needs one or two per query.
 #[inline(always)]
 pub(crate) fn fast_sin_cos(x: f64) -> (f64, f64) {
-    // x = quadrant * π/2 + r with |r| <= π/4. For x within a turn, the
-    // rounding of π/2 moves r by under 3e-16, far below the polynomials'
-    // error, so π/2 need not be split into two parts.
+    // x = (sector + f) * 2π / SECTORS with |f| <= 1/2: the table holds the
+    // sector's sine and cosine, and short series give those of the rest.
+    // Short, because the rest is small: the step from the heading to the
+    // unit's frame sits at the head of every plan, so it is kept brief.
     // Adding 1.5 * 2^52 rounds to the nearest integer, which then sits in
     // the low bits: shorter than a round trip through an integer register.
     const ROUNDER: f64 = 6_755_399_441_055_744.0;
-    let rounded = x * std::f64::consts::FRAC_2_PI + ROUNDER;
-    let quadrant = rounded.to_bits();
-    let whole = rounded - ROUNDER;
-    let r = x - whole * FRAC_PI_2;
-    // `r + r³ S(r²)` and `1 + r² C(r²)`, with `S` and `C` the polynomials
-    // that minimise the largest error for |r| <= π/4 (by the Remez
-    // exchange): below 2e-9 and 6e-11, sixty times finer than an `f32`
-    // heading can be given, two terms shorter than the Taylor series, and
-    // exact at zero.
+    let t = x * (SECTORS as f64 / TAU);
+    let rounded = t + ROUNDER;
+    let sector = rounded.to_bits() as usize % SECTORS;
+    let f = t - (rounded - ROUNDER);
+    // Taylor series in `f` with the sector's width folded in; the first
+    // terms left out are below 3e-13.
+    const STEP: f64 = TAU / SECTORS as f64;
     const S: [f64; 3] = [
-        -0.166_666_506_597_34,
-        0.008_331_978_124_209_29,
-        -0.000_194_955_676_735_505_84,
+        STEP,
+        -STEP * STEP * STEP / 6.0,
+        STEP * STEP * STEP * STEP * STEP / 120.0,
     ];
-    const C: [f64; 4] = [
-        -0.499_999_997_248_889_44,
-        0.041_666_623_298_435_35,
-        -0.001_388_676_294_861_983_5,
-        0.000_024_390_369_103_943_006,
-    ];
-    let r2 = r * r;
-    let sin = r + r * r2 * ((S[0] + r2 * S[1]) + (r2 * r2) * S[2]);
-    let cos = 1.0 + r2 * cubic(r2, C);
-    // Rotating by the quadrant's quarter turns, whose cosine and sine are
-    // 0 or ±1, is exact and needs no branch: written as `if`s, the swaps
-    // compiled to branches, which a crowd's random headings mispredict
-    // half the time, and as bit masks they took two dozen instructions.
-    const QUARTER_TURNS: [(f64, f64); 4] = [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)];
-    let (turn_cos, turn_sin) = QUARTER_TURNS[(quadrant & 3) as usize];
+    const C: [f64; 2] = [-STEP * STEP / 2.0, STEP * STEP * STEP * STEP / 24.0];
+    let f2 = f * f;
+    let rest_sin = f * (S[0] + f2 * (S[1] + f2 * S[2]));
+    let rest_cos = 1.0 + f2 * (C[0] + f2 * C[1]);
+    let (sector_sin, sector_cos) = SECTOR_SIN_COS[sector];
     (
-        sin * turn_cos + cos * turn_sin,
-        cos * turn_cos - sin * turn_sin,
+        sector_sin * rest_cos + sector_cos * rest_sin,
+        sector_cos * rest_cos - sector_sin * rest_sin,
     )
 }
+
+/// How many equal sectors [`fast_sin_cos`]'s table splits a turn into.
+const SECTORS: usize = 128;
+
+/// The sine and cosine at the start of each of [`SECTORS`] sectors, by
+/// Taylor series in a constant: the sector within its quarter turn, then
+/// the quarter turn by exact swaps and signs, so that 0 is exactly (0, 1).
+const SECTOR_SIN_COS: [(f64, f64); SECTORS] = {
+    const QUARTER: usize = SECTORS / 4;
+    let mut table = [(0.0, 0.0); SECTORS];
+    let mut sector = 0;
+    while sector < SECTORS {
+        let angle = (sector % QUARTER) as f64 * (TAU / SECTORS as f64);
+        // Forty terms of each series: for angles below π/2 the last is
+        // far below an ulp.
+        let (mut sin, mut cos) = (0.0, 0.0);
+        let mut term = 1.0;
+        let mut power = 0;
+        while power < 40 {
+            match power % 4 {
+                0 => cos += term,
+                1 => sin += term,
+                2 => cos -= term,
+                _ => sin -= term,
+            }
+            power += 1;
+            term *= angle / power as f64;
+        }
+        table[sector] = match sector / QUARTER {
+            0 => (sin, cos),
+            1 => (cos, -sin),
+            2 => (-sin, -cos),
+            _ => (-cos, sin),
+        };
+        sector += 1;
+    }
+    table
+};
 
 /// [`fast_atan2`] on four `f32` lanes at once, accurate to about `3e-7`:
 /// enough to rank candidate paths and to build the winner's turns.
@@ -370,7 +422,7 @@ mod tests {
                 worst = worst.max((fast_atan2(y, x) - y.atan2(x)).abs());
             }
         }
-        assert!(worst < 6e-9, "worst error {worst}");
+        assert!(worst < 1.5e-9, "worst error {worst}");
         assert_eq!(fast_atan2(0.0, 0.0), 0.0);
         assert_eq!(fast_atan2(0.0, -1.0), PI);
         assert_eq!(fast_atan2(1.0, 0.0), FRAC_PI_2);
@@ -384,7 +436,7 @@ mod tests {
             let (sin, cos) = fast_sin_cos(x);
             worst = worst.max((sin - x.sin()).abs()).max((cos - x.cos()).abs());
         }
-        assert!(worst < 2e-9, "worst error {worst}");
+        assert!(worst < 5e-13, "worst error {worst}");
         assert_eq!(fast_sin_cos(0.0), (0.0, 1.0));
     }
 

@@ -25,10 +25,12 @@ pub(crate) fn check_query<const N: usize>(
     radius: f32,
     inputs: &[(&'static str, usize)],
 ) -> Result<(), PlanError> {
-    // `v * 0` is zero for a finite value and NaN otherwise, and a NaN
-    // survives the sum: one comparison for the common case.
-    let residue: f32 = values.iter().map(|value| value * 0.0).sum();
-    if residue + radius * 0.0 == 0.0 && radius > 0.0 {
+    // A sum of finite values is finite unless it overflows, and `v * 0` is
+    // zero for a finite `v` and NaN otherwise: one comparison for the
+    // common case. An overflowing sum of finite values only costs a trip
+    // through `name_invalid_input`, which finds nothing wrong.
+    let sum: f32 = values.iter().sum();
+    if (sum + radius) * 0.0 == 0.0 && radius > 0.0 {
         Ok(())
     } else {
         name_invalid_input(values, radius, inputs)
@@ -56,4 +58,56 @@ fn name_invalid_input<const N: usize>(
         rest = after;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INPUTS: &[(&str, usize)] = &[("start pose", 3), ("goal point", 2)];
+
+    #[test]
+    fn finite_values_whose_sum_overflows_pass() {
+        let huge = f32::MAX;
+        assert_eq!(
+            check_query([huge, huge, 1.0, huge, huge], huge, INPUTS),
+            Ok(())
+        );
+        assert_eq!(
+            check_query([-huge, -huge, 1.0, huge, huge], 1.0, INPUTS),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn each_bad_input_is_named() {
+        let finite = [1.0, 2.0, 3.0, 4.0, 5.0];
+        for slot in 0..finite.len() {
+            for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+                let mut values = finite;
+                values[slot] = bad;
+                let what = if slot < 3 { "start pose" } else { "goal point" };
+                assert_eq!(
+                    check_query(values, 1.0, INPUTS),
+                    Err(PlanError::NonFinite { what }),
+                    "{values:?}"
+                );
+            }
+        }
+        // Infinities of both signs would cancel in a plain sum.
+        assert_eq!(
+            check_query(
+                [f32::INFINITY, f32::NEG_INFINITY, 0.0, 0.0, 0.0],
+                1.0,
+                INPUTS
+            ),
+            Err(PlanError::NonFinite { what: "start pose" })
+        );
+        for radius in [0.0, -1.0, f32::NAN, f32::INFINITY] {
+            assert!(matches!(
+                check_query(finite, radius, INPUTS),
+                Err(PlanError::InvalidRadius(_))
+            ));
+        }
+    }
 }

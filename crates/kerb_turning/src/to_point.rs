@@ -10,7 +10,9 @@ use std::f64::consts::FRAC_PI_2;
 
 use glam::{DVec2, Vec4};
 
-use crate::angle::{Turn, fast_atan2, fast_sin_cos, normalize, positive_atan2, positive_atan2_x4};
+use crate::angle::{
+    Turn, atan2_of_squares, fast_atan2, fast_sin_cos, normalize, positive_angle, positive_atan2_x4,
+};
 use crate::error::check_query;
 use crate::path::PathBuilder;
 use crate::{Candidates, PathWord, PlanError, Pose, Segment, TurnDirection, TurningPath};
@@ -53,11 +55,18 @@ impl Setup {
     fn new(start: Pose, goal: glam::Vec2, radius: f32) -> Self {
         let heading = normalize(f64::from(start.heading));
         let (sin, cos) = fast_sin_cos(heading);
+        Self::facing(start, goal, radius, heading, DVec2::new(cos, sin))
+    }
+
+    /// The setup for a start whose heading, normalized, and its unit
+    /// vector are already known.
+    #[inline(always)]
+    fn facing(start: Pose, goal: glam::Vec2, radius: f32, heading: f64, forward: DVec2) -> Self {
         Self {
             start,
             position: start.position.as_dvec2(),
             heading,
-            forward: DVec2::new(cos, sin),
+            forward,
             goal: goal.as_dvec2(),
             radius: f64::from(radius),
         }
@@ -209,36 +218,50 @@ impl Setup {
     /// circle, or at its centre.
     #[inline(always)]
     fn arc_line_towards_goal(&self) -> Option<ArcLine> {
-        self.arc_line_on(self.goal_side())
+        self.arc_line_on::<false>(self.goal_side())
     }
 
     /// The arc-line path turning to `side` (0 left, 1 right): one square
-    /// root and one arctangent. `None` when the goal is inside that circle,
-    /// or at its centre.
+    /// root and two arctangents. `None` when the goal is inside that
+    /// circle, or at its centre; with `CLEAR`, also when it is on the circle
+    /// or within rounding of it, which only the general build handles.
     #[inline(always)]
-    fn arc_line_on(&self, side: usize) -> Option<ArcLine> {
+    fn arc_line_on<const CLEAR: bool>(&self, side: usize) -> Option<ArcLine> {
         let r = self.radius;
         let sign = SIDE_SIGNS[side];
         let excess = self.excess(side);
-        if self.is_inside(excess) {
+        let outside = if CLEAR {
+            excess > 0.0
+        } else {
+            !self.is_inside(excess)
+        };
+        if !outside {
             return None;
         }
-        let straight = excess.max(0.0).sqrt();
+        let straight_sq = excess.max(0.0);
+        let straight = straight_sq.sqrt();
         // The goal from the circle's centre, in the unit's frame mirrored
         // so that the turn is to the left: forward, then towards the turn.
         let to_goal = self.goal - self.position;
         let left = self.forward.perp();
         let from_center = DVec2::new(to_goal.dot(self.forward), sign * to_goal.dot(left) - r);
+        // The turn is the angle of the centre-to-goal line plus the angle
+        // at the goal between it and the straight, whose sides are the
+        // radius and the straight. Each half waits only on what is known
+        // before the square root, so they overlap it and each other: the
+        // square root, then one arctangent on the straight's direction,
+        // took half as long again.
+        let turn = positive_angle(
+            fast_atan2(from_center.y, from_center.x) + atan2_of_squares(r * r, straight_sq),
+        );
         // The straight's direction, scaled by h²: `from_center` is the
         // straight plus a radius square to it, towards the turn's outside.
-        // In this frame its angle is the turn, with no rotation to undo
-        // first.
         let exit = from_center * straight + from_center.perp() * r;
-        let turn = positive_atan2(exit.y, exit.x);
         // `f32` input squared stays far inside `f64`'s range, so this is
         // finite, and zero only for a goal at the centre of a circle
-        // smaller than rounding, which has no direction to leave in.
-        let h_sq = from_center.length_squared();
+        // smaller than rounding, which has no direction to leave in. It is
+        // h², the square of `from_center`, from the excess it is r² above.
+        let h_sq = excess + r * r;
         let world_exit = self.forward * exit.x + left * (sign * exit.y);
         (h_sq > 0.0).then(|| ArcLine {
             side,
@@ -261,7 +284,7 @@ impl Setup {
             return None;
         }
         let side = 1 - inside;
-        let outside = self.arc_line_on(side)?;
+        let outside = self.arc_line_on::<false>(side)?;
         let sign = SIDE_SIGNS[side];
         let r = self.radius;
         let center = self.circle_center(sign);
@@ -353,9 +376,22 @@ impl Setup {
         (center, arc)
     }
 
-    /// Builds the arc-line path [`Setup::arc_line_towards_goal`] chose.
+    /// Builds the arc-line path [`Setup::arc_line_towards_goal`] chose,
+    /// leaving out a turn or a straight of nothing.
     #[inline(always)]
     fn build_arc_line(&self, chosen: ArcLine) -> TurningPath {
+        let (word, arc, line, length) = self.arc_line_pieces(chosen);
+        TurningPath::from_two(
+            self.start,
+            word,
+            [(arc, chosen.turn > 0.0), (line, chosen.straight > 0.0)],
+            length,
+        )
+    }
+
+    /// The word, the arc, the straight and the length of an arc-line path.
+    #[inline(always)]
+    fn arc_line_pieces(&self, chosen: ArcLine) -> (PathWord, Segment, Segment, f32) {
         const WORDS: [PathWord; 2] = [PathWord::Ls, PathWord::Rs];
         let sign = SIDE_SIGNS[chosen.side];
         let r = self.radius;
@@ -368,13 +404,7 @@ impl Setup {
             heading: (self.heading + sweep) as f32,
         };
         let length = (chosen.turn * r + chosen.straight) as f32;
-        let word = WORDS[chosen.side];
-        TurningPath::from_two(
-            self.start,
-            word,
-            [(arc, chosen.turn > 0.0), (line, chosen.straight > 0.0)],
-            length,
-        )
+        (WORDS[chosen.side], arc, line, length)
     }
 
     /// The shortest candidate, every family tried.
@@ -452,15 +482,33 @@ fn check(start: &Pose, goal: glam::Vec2, radius: f32) -> Result<(), PlanError> {
     check_query(values, radius, &[("start pose", 3), ("goal point", 2)])
 }
 
-/// The shortest path when [`Setup::arc_line_towards_goal`] has none: round
-/// the circle the goal is inside, or, for a goal at a circle's centre (a
-/// radius below rounding), the general search. Out of line and set up
-/// afresh, so that the common case keeps nothing aside for it.
+/// The shortest path where the common case does not apply: a goal on or
+/// inside a turning circle, or straight ahead. It is the arc-line path with
+/// the on-circle tolerance and a turn or straight of nothing left out, or
+/// the path round the circle the goal is inside, or, for a goal at a
+/// circle's centre (a radius below rounding), the general search. Out of
+/// line, so that the common case keeps nothing aside for it; it takes the
+/// heading's sine and cosine already worked out, which would otherwise
+/// stand in line before everything else.
 #[cold]
 #[inline(never)]
-fn round_a_circle(start: Pose, goal: glam::Vec2, radius: f32) -> TurningPath {
-    let setup = Setup::new(start, goal, radius);
-    setup.around_inside().unwrap_or_else(|| setup.shortest())
+fn round_a_circle(
+    start: Pose,
+    goal: glam::Vec2,
+    radius: f32,
+    heading: f64,
+    forward: DVec2,
+) -> TurningPath {
+    // The pieces by value rather than the setup by reference, which would
+    // have the common case store the setup to memory on the way.
+    let setup = Setup::facing(start, goal, radius, heading, forward);
+    if let Some(around) = setup.around_inside() {
+        return around;
+    }
+    match setup.arc_line_towards_goal() {
+        Some(chosen) => setup.build_arc_line(chosen),
+        None => setup.shortest(),
+    }
 }
 
 /// The seed's construction for one turn direction: the turning circle, the
@@ -521,9 +569,15 @@ pub fn plan_to_point(start: Pose, goal: glam::Vec2, radius: f32) -> Result<Turni
     let setup = Setup::new(start, goal, radius);
     // Each arm returns on its own so that the path is written straight into
     // the result rather than copied there.
-    match setup.arc_line_towards_goal() {
+    match setup.arc_line_on::<true>(setup.goal_side()) {
         Some(chosen) => Ok(setup.build_arc_line(chosen)),
-        None => Ok(round_a_circle(start, goal, radius)),
+        _ => Ok(round_a_circle(
+            start,
+            goal,
+            radius,
+            setup.heading,
+            setup.forward,
+        )),
     }
 }
 
@@ -554,6 +608,14 @@ mod tests {
                     (around, true)
                 }
             };
+            // The planner takes the same steps, split between its common
+            // case (clear of both circles) and the rest: bit for bit.
+            assert_eq!(
+                plan_to_point(start, goal.position, radius),
+                Ok(fast),
+                "{start:?} -> {:?}, radius {radius}",
+                goal.position
+            );
             let exact = setup.shortest();
             let case = format!("{start:?} -> {:?}, radius {radius}", goal.position);
             let scale = exact.length()
