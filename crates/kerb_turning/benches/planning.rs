@@ -15,29 +15,33 @@ use queries::{QUERIES, queries};
 
 fn planning(c: &mut Criterion) {
     let queries = queries();
+    let pose_to_pose = |start, goal, radius| {
+        plan_to_pose(black_box(start), black_box(goal), black_box(radius))
+            .map_or(0.0, |path| path.length())
+    };
+    let pose_to_point = |start, goal: Pose, radius| {
+        plan_to_point(
+            black_box(start),
+            black_box(goal.position),
+            black_box(radius),
+        )
+        .map_or(0.0, |path| path.length())
+    };
+
     let mut group = c.benchmark_group("pose_to_pose_10k");
     group.throughput(Throughput::Elements(QUERIES as u64));
     group.bench_function("kerb_turning", |b| {
-        b.iter(|| {
-            let mut total = 0.0;
-            for &(start, goal, radius) in &queries {
-                total += plan_to_pose(black_box(start), black_box(goal), black_box(radius))
-                    .map_or(0.0, |path| path.length());
-            }
-            total
-        })
+        b.iter(|| sum_lengths::<false>(&queries, pose_to_pose))
     });
     group.bench_function("dubins_paths", |b| {
         use dubins_paths::f32::{DubinsPath, PosRot};
         b.iter(|| {
-            let mut total = 0.0;
-            for &(start, goal, radius) in &queries {
+            sum_lengths::<false>(&queries, |start: Pose, goal: Pose, radius| {
                 let q0 = PosRot::from_floats(start.position.x, start.position.y, start.heading);
                 let q1 = PosRot::from_floats(goal.position.x, goal.position.y, goal.heading);
-                total += DubinsPath::shortest_from(black_box(q0), black_box(q1), black_box(radius))
-                    .map_or(0.0, |path| path.length());
-            }
-            total
+                DubinsPath::shortest_from(black_box(q0), black_box(q1), black_box(radius))
+                    .map_or(0.0, |path| path.length())
+            })
         })
     });
     group.finish();
@@ -45,60 +49,46 @@ fn planning(c: &mut Criterion) {
     let mut group = c.benchmark_group("pose_to_point_10k");
     group.throughput(Throughput::Elements(QUERIES as u64));
     group.bench_function("kerb_turning", |b| {
-        b.iter(|| {
-            let mut total = 0.0;
-            for &(start, goal, radius) in &queries {
-                total += plan_to_point(
-                    black_box(start),
-                    black_box(goal.position),
-                    black_box(radius),
-                )
-                .map_or(0.0, |path| path.length());
-            }
-            total
-        })
+        b.iter(|| sum_lengths::<false>(&queries, pose_to_point))
     });
     group.finish();
 
-    // Each query waits on the one before (its start moved by the last
-    // length times zero), so the processor cannot overlap them: this is
-    // the time one plan takes from its inputs to its length, which a single
-    // query in a frame sees, where the groups above measure throughput.
+    // Each query waits on the one before, so the processor cannot overlap
+    // them: this is the time one plan takes from its inputs to its length,
+    // which a single query in a frame sees, where the groups above measure
+    // throughput.
     let mut group = c.benchmark_group("chained_10k");
     group.throughput(Throughput::Elements(QUERIES as u64));
     group.bench_function("pose_to_pose", |b| {
-        b.iter(|| {
-            let mut total = 0.0;
-            for &(start, goal, radius) in &queries {
-                let start = chained(start, total);
-                total += plan_to_pose(black_box(start), black_box(goal), black_box(radius))
-                    .map_or(0.0, |path| path.length());
-            }
-            total
-        })
+        b.iter(|| sum_lengths::<true>(&queries, pose_to_pose))
     });
     group.bench_function("pose_to_point", |b| {
-        b.iter(|| {
-            let mut total = 0.0;
-            for &(start, goal, radius) in &queries {
-                let start = chained(start, total);
-                total += plan_to_point(
-                    black_box(start),
-                    black_box(goal.position),
-                    black_box(radius),
-                )
-                .map_or(0.0, |path| path.length());
-            }
-            total
-        })
+        b.iter(|| sum_lengths::<true>(&queries, pose_to_point))
     });
     group.finish();
 }
 
-/// `start`, made to wait on `total` without changing it (a float times
-/// zero is not folded away, as it is NaN for an infinite total).
-fn chained(start: Pose, total: f32) -> Pose {
-    Pose::new(start.position + Vec2::splat(total * 0.0), start.heading)
+/// The sum of the lengths `plan` gives for every query (`plan` hides its
+/// inputs from the optimiser, as each contender takes them in its own
+/// form). With `CHAINED`,
+/// each query's start is moved by the sum so far times zero: the same
+/// start, which cannot be known before the query before it is done (a
+/// float times zero is not folded away, as it is NaN for an infinite sum).
+#[inline(always)]
+fn sum_lengths<const CHAINED: bool>(
+    queries: &[(Pose, Pose, f32)],
+    plan: impl Fn(Pose, Pose, f32) -> f32,
+) -> f32 {
+    let mut total = 0.0;
+    for &(start, goal, radius) in queries {
+        let start = if CHAINED {
+            Pose::new(start.position + Vec2::splat(total * 0.0), start.heading)
+        } else {
+            start
+        };
+        total += plan(start, goal, radius);
+    }
+    total
 }
 
 criterion_group!(benches, planning);
