@@ -77,8 +77,8 @@ const ATAN_SERIES: [f64; 7] = [
 
 /// `atan(t)` for `t` in `[0, 1]`, as `t + t³ Q(t²)` with `Q` the
 /// polynomial of degree 8 that minimises the largest error over that range
-/// (by the Remez exchange): below `1.2e-9`, a fiftieth of an `f32` ulp of
-/// any angle we store. Over the whole of `[0, 1]`, so that no further
+/// (by the Remez exchange): below `1.2e-9`, a hundredth of an `f32` ulp at
+/// one radian. Over the whole of `[0, 1]`, so that no further
 /// reduction (a comparison, a select and a second ratio) sits between the
 /// division and the series; Estrin's scheme keeps the longer series short in
 /// time.
@@ -146,7 +146,7 @@ fn cubic(t: f64, [c0, c1, c2, c3]: [f64; 4]) -> f64 {
 }
 
 /// Four-quadrant arctangent with the same conventions as [`f64::atan2`]
-/// (`fast_atan2(0, 0) == 0`), accurate to about `5e-9`.
+/// (`fast_atan2(0, 0) == 0`), accurate to about `1.2e-9`.
 ///
 /// Written without data-dependent branches: the planners feed it angles in
 /// random octants, where each mispredicted branch costs more than the
