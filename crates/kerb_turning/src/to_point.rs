@@ -11,7 +11,8 @@ use std::f64::consts::FRAC_PI_2;
 use glam::{DVec2, Vec4};
 
 use crate::angle::{
-    Turn, atan2_of_squares, fast_atan2, fast_sin_cos, normalize, positive_angle, positive_atan2_x4,
+    Turn, atan2_of_squares, fast_atan2, fast_sin_cos, normalize, positive_angle, positive_atan2,
+    positive_atan2_x4,
 };
 use crate::error::check_query;
 use crate::path::PathBuilder;
@@ -224,7 +225,9 @@ impl Setup {
     /// The arc-line path turning to `side` (0 left, 1 right): one square
     /// root and two arctangents. `None` when the goal is inside that
     /// circle, or at its centre; with `CLEAR`, also when it is on the circle
-    /// or within rounding of it, which only the general build handles.
+    /// or within rounding of it, or so nearly straight ahead that its turn
+    /// needs the arctangent of the straight's direction: the cases only the
+    /// general build handles.
     #[inline(always)]
     fn arc_line_on<const CLEAR: bool>(&self, side: usize) -> Option<ArcLine> {
         let r = self.radius;
@@ -238,25 +241,45 @@ impl Setup {
         if !outside {
             return None;
         }
-        let straight_sq = excess.max(0.0);
-        let straight = straight_sq.sqrt();
         // The goal from the circle's centre, in the unit's frame mirrored
         // so that the turn is to the left: forward, then towards the turn.
         let to_goal = self.goal - self.position;
         let left = self.forward.perp();
-        let from_center = DVec2::new(to_goal.dot(self.forward), sign * to_goal.dot(left) - r);
-        // The turn is the angle of the centre-to-goal line plus the angle
-        // at the goal between it and the straight, whose sides are the
-        // radius and the straight. Each half waits only on what is known
-        // before the square root, so they overlap it and each other: a
-        // single plan took 50 ns with the square root, then one arctangent
-        // of the straight's direction, and takes 40 this way.
-        let turn = positive_angle(
-            fast_atan2(from_center.y, from_center.x) + atan2_of_squares(r * r, straight_sq),
-        );
+        let ahead = to_goal.dot(self.forward);
+        let lateral = sign * to_goal.dot(left);
+        // A goal this close to straight ahead needs a turn below about
+        // twice `SMALL_TURN` (and one below it puts the goal this close).
+        // There the two halves below all but cancel, and their sum keeps
+        // only their absolute precision, which a radius far beyond the
+        // distance multiplies into the length (at a radius of 1e20, a path
+        // of length zero). The common case leaves such a goal to the
+        // general build; few queries turn so little.
+        let nearly_ahead = lateral < SMALL_TURN * ahead;
+        if CLEAR && nearly_ahead {
+            return None;
+        }
+        let straight_sq = excess.max(0.0);
+        let straight = straight_sq.sqrt();
+        let from_center = DVec2::new(ahead, lateral - r);
         // The straight's direction, scaled by h²: `from_center` is the
         // straight plus a radius square to it, towards the turn's outside.
+        // Its angle is the turn.
         let exit = from_center * straight + from_center.perp() * r;
+        let turn = if nearly_ahead {
+            // The straight's direction gives the turn to its own relative
+            // precision.
+            positive_atan2(exit.y, exit.x)
+        } else {
+            // The angle of the centre-to-goal line plus the angle at the goal
+            // between it and the straight, whose sides are the radius and
+            // the straight. Each half waits only on what is known before the
+            // square root, so they overlap it and each other: a single plan
+            // took 50 ns with the square root, then one arctangent of the
+            // straight's direction, and takes 40 this way.
+            positive_angle(
+                fast_atan2(from_center.y, from_center.x) + atan2_of_squares(r * r, straight_sq),
+            )
+        };
         // `f32` input squared stays far inside `f64`'s range, so this is
         // finite, and zero only for a goal at the centre of a circle
         // smaller than rounding, which has no direction to leave in. It is
@@ -437,6 +460,13 @@ impl Setup {
     }
 }
 
+/// For a goal whose offset to the side is below this share of its distance
+/// ahead, the arc-line turn (then below about twice this, in radians) is
+/// taken from the straight's direction rather than from its two halves,
+/// whose sum is good to about 3e-9 rad: a relative 3e-7 at this turn, less
+/// above it.
+const SMALL_TURN: f64 = 1e-2;
+
 /// The sign of a turn to side 0 (left) and side 1 (right).
 const SIDE_SIGNS: [f64; 2] = [1.0, -1.0];
 
@@ -482,10 +512,12 @@ fn check(start: &Pose, goal: glam::Vec2, radius: f32) -> Result<(), PlanError> {
     check_query(values, radius, &[("start pose", 3), ("goal point", 2)])
 }
 
-/// The shortest path for a goal that is not clear of both turning circles:
-/// round the circle it is inside; for one on a circle or within rounding
-/// of it, the arc-line path with no straight; for one at the centre of a
-/// circle smaller than rounding, the general search. Out of line, so that
+/// The shortest path for a goal that is not clear of both turning circles,
+/// or is nearly straight ahead: round the circle it is inside; for one on a
+/// circle or within rounding of it, the arc-line path with no straight; for
+/// one nearly ahead, the arc-line path with its turn from the straight's
+/// direction; for one at the centre of a circle smaller than rounding, the
+/// general search. Out of line, so that
 /// the common case keeps nothing aside for it; it takes the heading's sine
 /// and cosine already worked out, which would otherwise stand in line
 /// before everything else.
@@ -567,7 +599,8 @@ pub fn plan_to_point(start: Pose, goal: glam::Vec2, radius: f32) -> Result<Turni
     check(&start, goal, radius)?;
     let setup = Setup::new(start, goal, radius);
     // The common case is a goal clear of both circles (outside the one on
-    // its side is outside the other too). Each arm returns on its own so
+    // its side is outside the other too) and not nearly straight ahead.
+    // Each arm returns on its own so
     // that the path is written straight into the result rather than copied
     // there.
     match setup.arc_line_on::<true>(setup.goal_side()) {

@@ -226,6 +226,35 @@ fn tiny_and_huge_radii() {
     assert!((tiny_pose.length() - 200f32.sqrt()).abs() < 1e-2);
 }
 
+/// A radius far larger than the distance: a goal outside the circle (or on
+/// it, to rounding) is then nearly straight ahead, the turn is tiny and the
+/// path is as long as the distance. Worked out as the sum of two angles
+/// near a right angle, such a turn once kept only their absolute precision,
+/// which a radius of 1e20 turned into a path of length zero.
+#[test]
+fn a_huge_radius_keeps_a_nearly_straight_length() {
+    for radius in [1e6f32, 1e10, 1e14, 1e20, 1e30] {
+        for heading in [0.0f32, 0.3, 2.0, 4.5] {
+            for (ahead, aside) in [
+                (10.0f32, 0.0f32),
+                (10.0, 1e-6),
+                (10.0, -1e-6),
+                (7.0, 0.0),
+                (3.0, 1e-7),
+            ] {
+                let (sin, cos) = heading.sin_cos();
+                let goal = Vec2::new(ahead * cos - aside * sin, ahead * sin + aside * cos);
+                let path = plan_to_point(pose(0.0, 0.0, heading), goal, radius).unwrap();
+                let distance = goal.length();
+                assert!(
+                    (path.length() - distance).abs() <= 1e-5 * distance,
+                    "radius {radius}, heading {heading}, goal {goal}: {path:#?}"
+                );
+            }
+        }
+    }
+}
+
 /// A radius whose square overflows `f32`: a goal a few metres away needs
 /// three turns round such circles, and once came back as a path of NaNs.
 /// (Larger radii plan as well, but this test's own `f32` distances would
