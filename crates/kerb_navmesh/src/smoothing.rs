@@ -60,11 +60,38 @@ impl Driver<'_> {
     /// Drives the polyline from `start` with legal turning paths, arriving
     /// facing the final heading if there is one.
     pub(crate) fn drive(&self, start: Pose) -> Result<Vec<TurningPath>, RouteError> {
+        self.drive_from(start).or_else(|error| {
+            // Setting off the wrong way can lead, one greedy leg after
+            // another, to where no way round the next corner is left. With
+            // room to turn round where it stands, the unit first faces along
+            // the polyline and sets off from the same point.
+            let turn = self.turn_to_face_polyline(start).ok_or(error)?;
+            let mut legs = self.drive_from(turn.end())?;
+            legs.insert(0, turn);
+            Ok(legs)
+        })
+    }
+
+    /// [`Driver::drive`] without turning round first.
+    fn drive_from(&self, start: Pose) -> Result<Vec<TurningPath>, RouteError> {
         // Skipping corners greedily can leave the unit where the next corner
         // cannot be driven round; taking every corner in turn is the safer
         // second try.
         self.drive_looking_ahead(start, LOOKAHEAD)
             .or_else(|_| self.drive_looking_ahead(start, 1))
+    }
+
+    /// The shortest walkable turning path from `start` back to its own
+    /// position, facing along the polyline's first piece: a turn on the
+    /// spot, which needs about twice the radius of room all round.
+    fn turn_to_face_polyline(&self, start: Pose) -> Option<TurningPath> {
+        let along = (*self.polyline.get(1)? - start.position).try_normalize()?;
+        let facing = Pose::new(start.position, along.to_angle());
+        let candidates = candidates_to_pose(start, facing, self.radius).ok()?;
+        self.mesh
+            .shortest_walkable(&candidates, self.clearance)
+            .path()
+            .filter(|turn| turn.length() > 0.0)
     }
 
     fn drive_looking_ahead(

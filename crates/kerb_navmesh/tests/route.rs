@@ -358,6 +358,26 @@ fn a_tank_takes_the_way_ahead_when_the_shortest_starts_behind_it() {
     );
 }
 
+/// A pedestrian facing away from its route, with room to turn where it
+/// stands: setting off the way it faced, one greedy leg after another led
+/// it past a corner to where no way round the next was left, and the route
+/// was refused (found by the town property test at 3,000 cases). It now
+/// turns round on the spot first.
+#[test]
+fn a_unit_facing_away_turns_round_where_it_stands() {
+    let mesh = &*TOWN_MESH;
+    let from = Vec2::new(261.19043, 202.0);
+    let goal = Vec2::new(295.42505, 75.67938);
+    assert!(mesh.distance_to_wall(from, 2.0) >= 2.0 * 0.8 + 0.3);
+    for heading in [-4.1637163, -4.0, 2.0] {
+        let start = Pose::new(from, heading);
+        let route = mesh
+            .plan_route(start, RouteGoal::Point(goal), 0.8, 0.3)
+            .unwrap_or_else(|error| panic!("heading {heading}: {error}"));
+        check_route(mesh, &route, start, goal, None, 0.8, 0.3, None);
+    }
+}
+
 /// Checks a route independently of the legality check: dense samples are
 /// on the mesh and clear of every wall, arcs have the radius, the heading
 /// is continuous and the ends are right.
