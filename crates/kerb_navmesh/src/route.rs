@@ -136,7 +136,9 @@ impl NavMesh {
     /// and the polyline is driven with turning paths that each pass the exact
     /// legality check ([`NavMesh::path_violation`]): corners are skipped
     /// where a longer turning path is walkable, and a corner too tight for
-    /// the radius is taken wider. A goal closer to a wall than `clearance`
+    /// the radius is taken wider; a unit that finds no way from its heading
+    /// but has room to turn where it stands turns round first. A goal
+    /// closer to a wall than `clearance`
     /// is approached as close as it is. Errors say why there is no route.
     pub fn plan_route(
         &self,
