@@ -223,7 +223,9 @@ impl Setup {
     }
 
     /// The arc-line path turning to `side` (0 left, 1 right): one square
-    /// root and two arctangents. `None` when the goal is inside that
+    /// root and two arctangents, or one for a goal nearly straight ahead
+    /// (or, turning away from it, on the other side). `None` when the goal
+    /// is inside that
     /// circle, or at its centre; with `CLEAR`, also when it is on the circle
     /// or within rounding of it, or so nearly straight ahead that its turn
     /// needs the arctangent of the straight's direction: the cases only the
