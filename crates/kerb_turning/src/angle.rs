@@ -126,16 +126,23 @@ pub(crate) fn atan2_of_squares(y_sq: f64, x_sq: f64) -> f64 {
     // Whether y is the longer side, from a sign bit: as a comparison, the
     // offset's select below compiled to a branch, which is a coin toss.
     let steep = (x_sq - y_sq).to_bits() >> 63;
-    let small = if y_sq > x_sq { x_sq } else { y_sq };
-    let large = if y_sq > x_sq { y_sq } else { x_sq };
+    let series = atan_sqrt(smaller_over_larger(y_sq, x_sq));
+    steep as f64 * FRAC_PI_2 + f64::from_bits(series.to_bits() ^ (steep << 63))
+}
+
+/// The smaller of two non-negative values over the larger, in `[0, 1]`.
+/// By comparisons rather than `f64::min` and `max`, whose NaN handling costs
+/// a dozen instructions; a NaN input gives a NaN out either way.
+#[inline(always)]
+fn smaller_over_larger(a: f64, b: f64) -> f64 {
+    let (small, large) = if a > b { (b, a) } else { (a, b) };
     // Only 0 / 0 needs the floor, and then the ratio is 0 as it should be.
     let large = if large > f64::MIN_POSITIVE {
         large
     } else {
         f64::MIN_POSITIVE
     };
-    let series = atan_sqrt(small / large);
-    steep as f64 * FRAC_PI_2 + f64::from_bits(series.to_bits() ^ (steep << 63))
+    small / large
 }
 
 /// `c₀ + c₁t + c₂t² + c₃t³` by Estrin's scheme: the terms pair up so that
@@ -154,18 +161,8 @@ fn cubic(t: f64, [c0, c1, c2, c3]: [f64; 4]) -> f64 {
 #[inline(always)]
 pub(crate) fn fast_atan2(y: f64, x: f64) -> f64 {
     let (ax, ay) = (x.abs(), y.abs());
-    // Comparisons rather than `f64::min` and `max`, whose NaN handling
-    // costs a dozen instructions; a NaN input gives a NaN out either way.
     let steep = ay > ax;
-    let small = if steep { ax } else { ay };
-    let large = if steep { ay } else { ax };
-    // Only 0 / 0 needs the floor, and then the ratio is 0 as it should be.
-    let large = if large > f64::MIN_POSITIVE {
-        large
-    } else {
-        f64::MIN_POSITIVE
-    };
-    let series = atan_unit(small / large);
+    let series = atan_unit(smaller_over_larger(ay, ax));
     // The swap of x and y and the sign of x fold into one offset and one
     // sign: the angle is offset ± series, then y's sign. By the sign bit,
     // so that -0.0 counts as negative, as in `f64::atan2`.
@@ -175,9 +172,8 @@ pub(crate) fn fast_atan2(y: f64, x: f64) -> f64 {
     (ATAN2_OFFSETS[index] + f64::from_bits(series.to_bits() ^ flip)).copysign(y)
 }
 
-/// The counter-clockwise angle from +x to `(x, y)` in `[0, 2π)`, snapped
-/// as by [`wrap_positive`]: [`fast_atan2`] wrapped by one masked add, since
-/// `wrap_positive`'s loop is a branch that random turns mispredict.
+/// The counter-clockwise angle from +x to `(x, y)` in `[0, 2π)`, snapped:
+/// [`fast_atan2`] wrapped by [`positive_angle`].
 #[inline(always)]
 pub(crate) fn positive_atan2(y: f64, x: f64) -> f64 {
     positive_angle(fast_atan2(y, x))
