@@ -6,32 +6,19 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::Vec2;
-use kerb_turning::{Pose, plan_to_point, plan_to_pose};
+use kerb_turning::Pose;
 
 #[path = "common/queries.rs"]
 mod queries;
 
-use queries::{QUERIES, queries};
+use queries::{QUERIES, pose_to_point_length, pose_to_pose_length, queries};
 
 fn planning(c: &mut Criterion) {
     let queries = queries();
-    let pose_to_pose = |start, goal, radius| {
-        plan_to_pose(black_box(start), black_box(goal), black_box(radius))
-            .map_or(0.0, |path| path.length())
-    };
-    let pose_to_point = |start, goal: Pose, radius| {
-        plan_to_point(
-            black_box(start),
-            black_box(goal.position),
-            black_box(radius),
-        )
-        .map_or(0.0, |path| path.length())
-    };
-
     let mut group = c.benchmark_group("pose_to_pose_10k");
     group.throughput(Throughput::Elements(QUERIES as u64));
     group.bench_function("kerb_turning", |b| {
-        b.iter(|| sum_lengths::<false>(&queries, pose_to_pose))
+        b.iter(|| sum_lengths::<false>(&queries, pose_to_pose_length))
     });
     group.bench_function("dubins_paths", |b| {
         use dubins_paths::f32::{DubinsPath, PosRot};
@@ -49,7 +36,7 @@ fn planning(c: &mut Criterion) {
     let mut group = c.benchmark_group("pose_to_point_10k");
     group.throughput(Throughput::Elements(QUERIES as u64));
     group.bench_function("kerb_turning", |b| {
-        b.iter(|| sum_lengths::<false>(&queries, pose_to_point))
+        b.iter(|| sum_lengths::<false>(&queries, pose_to_point_length))
     });
     group.finish();
 
@@ -60,10 +47,10 @@ fn planning(c: &mut Criterion) {
     let mut group = c.benchmark_group("chained_10k");
     group.throughput(Throughput::Elements(QUERIES as u64));
     group.bench_function("pose_to_pose", |b| {
-        b.iter(|| sum_lengths::<true>(&queries, pose_to_pose))
+        b.iter(|| sum_lengths::<true>(&queries, pose_to_pose_length))
     });
     group.bench_function("pose_to_point", |b| {
-        b.iter(|| sum_lengths::<true>(&queries, pose_to_point))
+        b.iter(|| sum_lengths::<true>(&queries, pose_to_point_length))
     });
     group.finish();
 }

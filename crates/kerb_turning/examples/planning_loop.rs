@@ -15,8 +15,6 @@
 
 use std::hint::black_box;
 
-use kerb_turning::{plan_to_point, plan_to_pose};
-
 #[path = "../benches/common/queries.rs"]
 mod queries;
 
@@ -31,14 +29,8 @@ fn main() {
     for _ in 0..10 {
         for &(start, goal, radius) in &queries {
             total += match planner.as_str() {
-                "point" => plan_to_point(
-                    black_box(start),
-                    black_box(goal.position),
-                    black_box(radius),
-                )
-                .map_or(0.0, |path| path.length()),
-                "pose" => plan_to_pose(black_box(start), black_box(goal), black_box(radius))
-                    .map_or(0.0, |path| path.length()),
+                "point" => queries::pose_to_point_length(start, goal, radius),
+                "pose" => queries::pose_to_pose_length(start, goal, radius),
                 _ => black_box(radius),
             };
         }
