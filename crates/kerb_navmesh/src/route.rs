@@ -138,8 +138,8 @@ impl NavMesh {
     /// where a longer turning path is walkable, and a corner too tight for
     /// the radius is taken wider; a unit that finds no way from its heading
     /// but has room to turn where it stands turns round first. A goal
-    /// closer to a wall than `clearance`
-    /// is approached as close as it is. Errors say why there is no route.
+    /// closer to a wall than `clearance` is approached as close as it is.
+    /// Errors say why there is no route.
     pub fn plan_route(
         &self,
         start: Pose,

@@ -225,11 +225,10 @@ impl Setup {
     /// The arc-line path turning to `side` (0 left, 1 right): one square
     /// root and two arctangents, or one for a goal nearly straight ahead
     /// (or, turning away from it, on the other side). `None` when the goal
-    /// is inside that
-    /// circle, or at its centre; with `CLEAR`, also when it is on the circle
-    /// or within rounding of it, or so nearly straight ahead that its turn
-    /// needs the arctangent of the straight's direction: the cases only the
-    /// general build handles.
+    /// is inside that circle, or at its centre; with `CLEAR`, also when it
+    /// is on the circle or within rounding of it, or so nearly straight
+    /// ahead that its turn needs the arctangent of the straight's
+    /// direction: the cases only the general build handles.
     #[inline(always)]
     fn arc_line_on<const CLEAR: bool>(&self, side: usize) -> Option<ArcLine> {
         let r = self.radius;
@@ -519,10 +518,9 @@ fn check(start: &Pose, goal: glam::Vec2, radius: f32) -> Result<(), PlanError> {
 /// circle or within rounding of it, the arc-line path with no straight; for
 /// one nearly ahead, the arc-line path with its turn from the straight's
 /// direction; for one at the centre of a circle smaller than rounding, the
-/// general search. Out of line, so that
-/// the common case keeps nothing aside for it; it takes the heading's sine
-/// and cosine already worked out, which would otherwise stand in line
-/// before everything else.
+/// general search. Out of line, so that the common case keeps nothing aside
+/// for it; it takes the heading's sine and cosine already worked out, which
+/// would otherwise stand in line before everything else.
 #[cold]
 #[inline(never)]
 fn round_a_circle(
@@ -602,9 +600,8 @@ pub fn plan_to_point(start: Pose, goal: glam::Vec2, radius: f32) -> Result<Turni
     let setup = Setup::new(start, goal, radius);
     // The common case is a goal clear of both circles (outside the one on
     // its side is outside the other too) and not nearly straight ahead.
-    // Each arm returns on its own so
-    // that the path is written straight into the result rather than copied
-    // there.
+    // Each arm returns on its own so that the path is written straight into
+    // the result rather than copied there.
     match setup.arc_line_on::<true>(setup.goal_side()) {
         Some(chosen) => Ok(setup.build_arc_line(chosen)),
         None => Ok(round_a_circle(
