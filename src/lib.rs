@@ -6,6 +6,8 @@ mod debug;
 #[cfg(feature = "egui")]
 mod egui_panel;
 mod groups;
+#[cfg(test)]
+mod headless_tests;
 mod messages;
 mod plugin;
 mod settings;

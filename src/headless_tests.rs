@@ -2,12 +2,12 @@
 
 use std::time::Duration;
 
+use crate::prelude::*;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use bevy_kerb::kerb_navmesh::generate::grid_world;
-use bevy_kerb::kerb_navmesh::{NavMesh, PolygonId, World as KerbWorldData};
-use bevy_kerb::kerb_turning::{Segment, wrap_signed};
-use bevy_kerb::prelude::*;
+use kerb_navmesh::generate::grid_world;
+use kerb_navmesh::{NavMesh, PolygonId, World as KerbWorldData};
+use kerb_turning::{Segment, wrap_signed};
 
 const SMALL: &str = include_str!("../assets/worlds/small.world.ron");
 const TOWN: &str = include_str!("../assets/worlds/town.world.ron");
@@ -197,7 +197,7 @@ fn unreachable_destinations_are_blocked() {
     assert!(
         matches!(
             followed.last_error,
-            Some(bevy_kerb::kerb_navmesh::RouteError::Unreachable { .. })
+            Some(kerb_navmesh::RouteError::Unreachable { .. })
         ),
         "{:?}",
         followed.last_error
@@ -283,15 +283,10 @@ fn a_tank_facing_the_wrong_way_backs_round_then_follows_its_route() {
     // In the 16 m bottom street facing west-south-west, away from the goal:
     // a 22 m turning circle cannot turn round without backing up.
     let heading = 3.6;
-    let start = bevy_kerb::kerb_turning::Pose::new(Vec2::new(40.0, 6.0), heading);
+    let start = kerb_turning::Pose::new(Vec2::new(40.0, 6.0), heading);
     assert!(matches!(
-        mesh.plan_route(
-            start,
-            bevy_kerb::kerb_navmesh::RouteGoal::Point(goal),
-            11.0,
-            0.05
-        ),
-        Err(bevy_kerb::kerb_navmesh::RouteError::Undrivable { .. })
+        mesh.plan_route(start, kerb_navmesh::RouteGoal::Point(goal), 11.0, 0.05),
+        Err(kerb_navmesh::RouteError::Undrivable { .. })
     ));
     let unit = app
         .world_mut()
@@ -484,8 +479,8 @@ fn a_thousand_wanderers_stay_on_the_town_and_never_stick() {
             }
             if tick - anchor.2 >= stuck_after {
                 let motion = app.world().get::<Motion>(entity).unwrap();
-                let intent = app.world().get::<bevy_kerb::Intent>(entity).unwrap();
-                let memory = app.world().get::<bevy_kerb::WanderMemory>(entity);
+                let intent = app.world().get::<crate::Intent>(entity).unwrap();
+                let memory = app.world().get::<crate::WanderMemory>(entity);
                 panic!(
                     "tick {tick}: {entity} stuck at {position} for 5 s: {motion:?} {intent:?} {memory:?}"
                 );
