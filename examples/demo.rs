@@ -22,7 +22,8 @@ use bevy_kerb::prelude::*;
 const VIEW_WIDTH: f32 = 230.0;
 
 const HELP: &str = "Left-drag: pan   Scroll: zoom   Left-click: select a unit\n\
-Right-click: send the selected unit there (its route is drawn)   Right-drag: ...and face the drag direction";
+Right-click: send the selected unit there (its route is drawn)\n\
+Right-drag: ...and face the drag direction";
 
 /// Command-line options.
 struct Options {

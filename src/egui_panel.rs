@@ -131,28 +131,39 @@ fn draw_panel(
     members: Query<&GroupMember>,
 ) -> Result {
     let context = contexts.ctx_mut()?;
+    // As tall as the window allows, and scrolled in a window shorter than
+    // the panel (720 pixels is), rather than cutting off the simulation
+    // controls at the bottom.
+    let height = (context.content_rect().height() - 20.0).max(100.0);
     egui::Window::new("kerb tuning")
         .default_pos([10.0, 10.0])
         .default_width(300.0)
+        .default_height(height)
+        .max_height(height)
         .resizable(false)
+        .vscroll(true)
         .show(context, |ui| {
             ui.heading("Counters");
-            egui::Grid::new("counters").num_columns(2).show(ui, |ui| {
-                ui.label("FPS");
-                ui.label(format!("{:.0}", state.fps));
-                ui.end_row();
-                ui.label("units");
-                ui.label(units.iter().count().to_string());
-                ui.end_row();
-                ui.label("ms per tick");
-                ui.label(format!("{:.2}", stats.last_tick.as_secs_f64() * 1e3));
-                ui.end_row();
-                ui.label("arrived / s");
-                ui.label(format!("{:.1}", state.arrived_per_second));
-                ui.end_row();
-                ui.label("blocked / s");
-                ui.label(format!("{:.1}", state.blocked_per_second));
-                ui.end_row();
+            // Two counters a row, so that the whole panel fits a 720-pixel
+            // window without scrolling.
+            let counters = [
+                ("FPS", format!("{:.0}", state.fps)),
+                ("units", units.iter().count().to_string()),
+                (
+                    "ms per tick",
+                    format!("{:.2}", stats.last_tick.as_secs_f64() * 1e3),
+                ),
+                ("arrived / s", format!("{:.1}", state.arrived_per_second)),
+                ("blocked / s", format!("{:.1}", state.blocked_per_second)),
+            ];
+            egui::Grid::new("counters").num_columns(4).show(ui, |ui| {
+                for row in counters.chunks(2) {
+                    for (name, value) in row {
+                        ui.label(*name);
+                        ui.label(value);
+                    }
+                    ui.end_row();
+                }
             });
 
             ui.separator();
@@ -198,11 +209,17 @@ fn draw_panel(
 
             ui.separator();
             ui.heading("Show");
-            ui.checkbox(&mut debug.paths, "planned paths");
-            ui.checkbox(&mut debug.routes, "routes");
-            ui.checkbox(&mut debug.wander, "wander circles and targets");
-            ui.checkbox(&mut debug.navmesh, "navmesh");
-            ui.checkbox(&mut debug.walls, "walls");
+            egui::Grid::new("show").num_columns(2).show(ui, |ui| {
+                ui.checkbox(&mut debug.paths, "planned paths");
+                ui.checkbox(&mut debug.routes, "routes");
+                ui.end_row();
+                ui.checkbox(&mut debug.wander, "wander circles")
+                    .on_hover_text("each wanderer's wander circle and target");
+                ui.checkbox(&mut debug.navmesh, "navmesh");
+                ui.end_row();
+                ui.checkbox(&mut debug.walls, "walls");
+                ui.end_row();
+            });
 
             ui.separator();
             ui.heading("Simulation");
