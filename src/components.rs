@@ -12,7 +12,9 @@ use kerb_turning::TurningPath;
 /// its [`Speed`] and stays on the walkable area.
 ///
 /// Its starting pose is read from its [`Transform`] (x, y, and rotation
-/// about z) on the first tick; afterwards kerb writes the transform.
+/// about z) on the first tick; afterwards kerb writes the transform. A
+/// position off the walkable area is moved to the nearest point on it, and
+/// a rotation that is not finite faces +x.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Default, Debug)]
 #[require(TurningRadius, Speed, UnitPose, NavLocation, Motion, Intent, Transform)]

@@ -628,3 +628,109 @@ fn an_invalid_world_file_is_an_error_and_the_app_keeps_running() {
     );
     let _ = std::fs::remove_dir_all(folder);
 }
+
+/// Spawns a unit of `radius` and `speed` at (3, 2) with `rotation`, sent to
+/// (25, 8) in the small world.
+fn send_with(app: &mut App, radius: f32, speed: f32, rotation: Quat) -> Entity {
+    let unit = send(app, radius, 3.0, 2.0, Destination::Point(FAR_GOAL));
+    let at = Transform::from_xyz(3.0, 2.0, 0.0).with_rotation(rotation);
+    app.world_mut().entity_mut(unit).insert((Speed(speed), at));
+    unit
+}
+
+const FAR_GOAL: Vec2 = Vec2::new(25.0, 8.0);
+
+#[test]
+fn values_a_game_gets_wrong_never_panic_or_leave_the_mesh() {
+    let mut app = app_with(small(), 60, 1);
+    let mesh = navmesh(&app);
+    let (nan, inf) = (f32::NAN, f32::INFINITY);
+    let bad_radii = [0.0, -3.0, nan, inf].map(|r| send_with(&mut app, r, 2.0, Quat::IDENTITY));
+    let huge_radius = send_with(&mut app, 1e30, 2.0, Quat::IDENTITY);
+    let tiny_radius = send_with(&mut app, 1e-30, 20.0, Quat::IDENTITY);
+    // No speed, or none that makes sense: the unit stands and keeps its
+    // destination, as it would at speed zero.
+    let standing = [nan, -2.0].map(|v| send_with(&mut app, 1.0, v, Quat::IDENTITY));
+    let fast = [inf, 1e30].map(|v| send_with(&mut app, 1.0, v, Quat::IDENTITY));
+    let nan_rotation = send_with(&mut app, 1.0, 20.0, Quat::from_xyzw(nan, 0.0, 0.0, 1.0));
+    let bad_goals = [
+        Destination::Point(Vec2::NAN),
+        Destination::Point(Vec2::INFINITY),
+        Destination::Point(Vec2::splat(1e30)),
+        Destination::Pose {
+            position: FAR_GOAL,
+            heading: nan,
+        },
+    ]
+    .map(|destination| send(&mut app, 1.0, 3.0, 2.0, destination));
+    let wanderers = [nan, inf, -5.0, 1e30].map(|value| {
+        let wander = Wander {
+            offset: value,
+            radius: value,
+            rate: value,
+        };
+        let at = Transform::from_xyz(3.0, 2.0, 0.0);
+        app.world_mut()
+            .spawn((Unit, TurningRadius(1.0), wander, at))
+            .id()
+    });
+
+    for _ in 0..300 {
+        app.update();
+        assert_on_mesh(&mut app, &mesh);
+    }
+
+    let world = app.world();
+    let error = |unit| world.get::<FollowedRoute>(unit).unwrap().last_error;
+    for unit in bad_radii {
+        assert!(world.get::<Destination>(unit).is_none());
+        assert!(
+            matches!(
+                error(unit),
+                Some(kerb_navmesh::RouteError::Invalid(
+                    kerb_turning::PlanError::InvalidRadius(_)
+                ))
+            ),
+            "{:?}",
+            error(unit)
+        );
+    }
+    for unit in bad_goals {
+        assert!(world.get::<Destination>(unit).is_none());
+        assert!(error(unit).is_some());
+    }
+    // A turning circle wider than the world has no way there.
+    assert!(world.get::<Destination>(huge_radius).is_none());
+    for unit in standing {
+        assert_eq!(
+            world.get::<UnitPose>(unit).unwrap().position,
+            Vec2::new(3.0, 2.0)
+        );
+        assert!(world.get::<Destination>(unit).is_some());
+    }
+    // A rotation that is not finite faces +x and drives like any other.
+    for unit in fast.into_iter().chain([tiny_radius, nan_rotation]) {
+        let pose = world.get::<UnitPose>(unit).unwrap();
+        assert!(
+            world.get::<Destination>(unit).is_none() && pose.position.distance(FAR_GOAL) < 1e-3,
+            "{unit} did not arrive: {pose:?}"
+        );
+    }
+    let all = bad_radii
+        .into_iter()
+        .chain(bad_goals)
+        .chain(standing)
+        .chain(wanderers)
+        .chain([huge_radius, nan_rotation]);
+    for unit in all {
+        let pose = world.get::<UnitPose>(unit).unwrap();
+        let transform = world.get::<Transform>(unit).unwrap();
+        assert!(
+            pose.position.is_finite()
+                && pose.heading.is_finite()
+                && transform.translation.is_finite()
+                && transform.rotation.is_finite(),
+            "{unit}: {pose:?} {transform:?}"
+        );
+    }
+}

@@ -140,9 +140,13 @@ pub(crate) fn place_units(
         let Some((position, polygon)) = mesh.nearest_point(wanted) else {
             return; // a NaN transform: leave the unit unplaced
         };
+        // A rotation that is not finite faces +x, as a position off the
+        // walkable area is snapped onto it: a NaN heading would stop every
+        // plan and be written back into the transform.
+        let heading = forward.y.atan2(forward.x);
         *pose = UnitPose {
             position,
-            heading: forward.y.atan2(forward.x),
+            heading: if heading.is_finite() { heading } else { 0.0 },
         };
         location.polygon = Some(polygon.0);
         stand_still(&mut motion, &mut intent, *pose);
