@@ -734,3 +734,50 @@ fn values_a_game_gets_wrong_never_panic_or_leave_the_mesh() {
         );
     }
 }
+
+#[test]
+fn settings_a_game_gets_wrong_never_panic_or_leave_the_mesh() {
+    let (nan, inf) = (f32::NAN, f32::INFINITY);
+    for value in [nan, inf, -1.0, 1e30] {
+        for settings in [
+            KerbSettings {
+                clearance: value,
+                ..default()
+            },
+            KerbSettings {
+                wall_margin: value,
+                ..default()
+            },
+        ] {
+            let mut app = app_with(small(), 30, 1);
+            let mesh = navmesh(&app);
+            app.insert_resource(settings.clone());
+            spawn_wanderers(&mut app, 20, &mesh);
+            let sent = send_with(&mut app, 1.0, 5.0, Quat::IDENTITY);
+            for _ in 0..150 {
+                app.update();
+                assert_on_mesh(&mut app, &mesh);
+            }
+            let mut poses = app.world_mut().query::<&UnitPose>();
+            assert!(
+                poses
+                    .iter(app.world())
+                    .all(|pose| pose.position.is_finite() && pose.heading.is_finite()),
+                "{settings:?}"
+            );
+            // Nothing in the way: only a clearance wider than the street
+            // keeps the unit from arriving (a negative one or NaN counts as
+            // none, a bad wall margin only moves wander targets).
+            let arrived = app.world().get::<Destination>(sent).is_none()
+                && app
+                    .world()
+                    .get::<UnitPose>(sent)
+                    .unwrap()
+                    .position
+                    .distance(FAR_GOAL)
+                    < 1e-3;
+            let wider_than_the_street = settings.clearance >= 100.0;
+            assert_eq!(arrived, !wider_than_the_street, "{settings:?}");
+        }
+    }
+}
