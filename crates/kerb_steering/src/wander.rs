@@ -72,9 +72,15 @@ impl WanderState {
     #[inline]
     pub fn advance(&mut self, params: &WanderParams, dt: f32) {
         if dt > 0.0 && dt.is_finite() {
-            self.angle += params.rate * dt.sqrt() * self.rng.next_gaussian();
-            // Keep the angle small so f32 keeps its precision forever.
-            self.angle = wrap_signed(self.angle);
+            let angle = self.angle + params.rate * dt.sqrt() * self.rng.next_gaussian();
+            self.angle = if angle.is_finite() {
+                // Keep the angle small so f32 keeps its precision forever.
+                wrap_signed(angle)
+            } else {
+                // A spread beyond `f32`'s range (a huge rate over a long
+                // wait) leaves the angle anywhere on the circle, not NaN.
+                self.rng.next_signed() * std::f32::consts::PI
+            };
         }
     }
 

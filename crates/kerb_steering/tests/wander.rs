@@ -150,6 +150,19 @@ fn zero_and_bad_time_steps_change_nothing() {
 }
 
 #[test]
+fn a_spread_beyond_f32_leaves_an_angle_not_nan() {
+    let huge = WanderParams {
+        rate: 1e30,
+        ..PARAMS
+    };
+    let mut state = WanderState::new(1, 1);
+    for dt in [1e30, f32::MAX, 1.0] {
+        state.advance(&huge, dt);
+        assert!(state.angle.abs() <= std::f32::consts::PI, "{}", state.angle);
+    }
+}
+
+#[test]
 fn off_mesh_targets_are_pulled_back_and_turn_away() {
     let world = World::from_ron(include_str!("../../../assets/worlds/small.world.ron")).unwrap();
     let mesh = &world.navmesh;
@@ -184,4 +197,99 @@ fn off_mesh_targets_are_pulled_back_and_turn_away() {
                 .y
                 - 1e-3
     );
+}
+
+mod properties {
+    use std::f32::consts::PI;
+    use std::sync::LazyLock;
+
+    use glam::Vec2;
+    use kerb_navmesh::{NavMesh, World};
+    use kerb_steering::{WanderParams, WanderState};
+    use proptest::prelude::*;
+
+    static TOWN: LazyLock<NavMesh> = LazyLock::new(|| {
+        World::from_ron(include_str!("../../../assets/worlds/town.world.ron"))
+            .expect("the town loads")
+            .navmesh
+    });
+
+    /// Any `f32`, the values a tuning panel or a bad frame can produce
+    /// included.
+    fn any_value() -> impl Strategy<Value = f32> {
+        prop_oneof![
+            4 => -100.0f32..100.0,
+            1 => prop::num::f32::ANY,
+            1 => Just(0.0f32),
+            1 => prop_oneof![Just(f32::NAN), Just(f32::INFINITY), Just(f32::NEG_INFINITY)],
+            1 => prop_oneof![Just(1e30f32), Just(-1e30f32), Just(1e-30f32)],
+        ]
+    }
+
+    fn any_params() -> impl Strategy<Value = WanderParams> {
+        (any_value(), any_value(), any_value()).prop_map(|(offset, radius, rate)| {
+            WanderParams {
+                offset,
+                radius,
+                rate,
+            }
+            .sanitized()
+        })
+    }
+
+    proptest! {
+        /// Whatever the parameters and time steps, the angle stays a finite
+        /// angle in [-π, π], and the target sits on the wander circle: between
+        /// |offset - radius| and offset + radius from the unit.
+        #[test]
+        fn the_angle_stays_an_angle_and_the_target_on_the_circle(
+            params in any_params(),
+            seed in any::<u64>(),
+            unit in any::<u64>(),
+            steps in prop::collection::vec(any_value(), 1..50),
+            position in (-1e4f32..1e4, -1e4f32..1e4),
+            heading in -10.0f32..10.0,
+        ) {
+            let mut state = WanderState::new(seed, unit);
+            let position = Vec2::from(position);
+            for dt in steps {
+                state.advance(&params, dt);
+                prop_assert!(state.angle.is_finite() && state.angle.abs() <= PI, "{}", state.angle);
+                // In `f64`: the square of a 1e30 m offset overflows `f32`.
+                let target = state.target(&params, position, heading).as_dvec2();
+                let distance = target.distance(position.as_dvec2());
+                let (offset, radius) = (f64::from(params.offset), f64::from(params.radius));
+                let scale = 1e-5 * (offset + radius + f64::from(position.abs().max_element()));
+                prop_assert!(
+                    distance <= offset + radius + scale
+                        && distance >= (offset - radius).abs() - scale,
+                    "{distance} with {params:?}"
+                );
+            }
+        }
+
+        /// From anywhere on the town, facing anywhere, a walkable target is on
+        /// the walkable area, however far out the wander circle sits.
+        #[test]
+        fn walkable_targets_are_on_the_mesh(
+            params in any_params(),
+            seed in any::<u64>(),
+            spot in (0.0f32..1.0, 0.0f32..1.0),
+            heading in -10.0f32..10.0,
+            margin in 0.0f32..5.0,
+        ) {
+            let mesh = &*TOWN;
+            let bounds = mesh.bounds();
+            let wanted = bounds.min + (bounds.max - bounds.min) * Vec2::from(spot);
+            let (position, _) = mesh.nearest_point(wanted).expect("a finite point");
+            let mut state = WanderState::new(seed, 1);
+            let target = state.walkable_target(&params, position, heading, mesh, margin);
+            let (nearest, _) = mesh.nearest_point(target).expect("a finite target");
+            prop_assert!(
+                nearest.distance(target) < 1e-3,
+                "{target} is {} off the mesh", nearest.distance(target)
+            );
+            prop_assert!(state.angle.is_finite());
+        }
+    }
 }
