@@ -5,6 +5,14 @@ use glam::Vec2;
 use crate::grid::{Aabb, Grid};
 
 /// Index of a polygon in a [`NavMesh`].
+///
+/// The ids a mesh hands out ([`NavMesh::locate`], [`NavMesh::polygon_ids`]
+/// and the like) are always in range. The queries about one polygon
+/// ([`NavMesh::centroid`], [`NavMesh::neighbors`] and the like) index with
+/// the id as a slice does, so they panic on one at or past
+/// [`NavMesh::polygon_count`]. [`NavMesh::move_along`] and
+/// [`NavMesh::locate_from`] take any id, since a stale one is easy to keep
+/// across a world reload, and search for the polygon instead.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct PolygonId(pub u32);
 
