@@ -781,3 +781,68 @@ fn settings_a_game_gets_wrong_never_panic_or_leave_the_mesh() {
         }
     }
 }
+
+#[test]
+fn units_changed_and_despawned_every_tick_never_panic_or_leave_the_mesh() {
+    let mut app = app_with(KerbWorldData::from_ron(TOWN).unwrap(), 30, 3);
+    let mesh = navmesh(&app);
+    spawn_wanderers(&mut app, 40, &mesh);
+    let mut rng = kerb_steering::UnitRng::new(7, 7);
+    // Anywhere in the town's bounds: in a building as often as not.
+    let spot = |rng: &mut kerb_steering::UnitRng| {
+        let bounds = mesh.bounds();
+        bounds.min + (bounds.max - bounds.min) * Vec2::new(rng.next_f32(), rng.next_f32())
+    };
+    for tick in 0..300 {
+        let units: Vec<Entity> = app
+            .world_mut()
+            .query_filtered::<Entity, With<Unit>>()
+            .iter(app.world())
+            .collect();
+        for (index, &unit) in units.iter().enumerate() {
+            let roll = rng.next_u64() % 12;
+            let mut entity = app.world_mut().entity_mut(unit);
+            match roll {
+                0 => {
+                    entity.insert(Destination::Point(spot(&mut rng)));
+                }
+                1 => {
+                    entity.insert(Destination::Pose {
+                        position: spot(&mut rng),
+                        heading: rng.next_signed() * 4.0,
+                    });
+                }
+                2 => {
+                    entity.remove::<Destination>();
+                }
+                3 => {
+                    entity.insert(TurningRadius(0.5 + rng.next_f32() * 12.0));
+                }
+                4 => {
+                    entity.insert(Speed(rng.next_f32() * 30.0));
+                }
+                5 => {
+                    entity.remove::<Wander>();
+                }
+                6 => {
+                    entity.insert(Wander::default());
+                }
+                7 if index % 5 == 0 => {
+                    entity.despawn();
+                }
+                _ => {}
+            }
+        }
+        if tick % 10 == 0 {
+            spawn_wanderers(&mut app, 5, &mesh);
+        }
+        app.update();
+        assert_on_mesh(&mut app, &mesh);
+    }
+    // The churn reached the planner, with goals on the mesh and off it.
+    let stats = app.world().resource::<KerbStats>();
+    assert!(
+        stats.planned_total > 1000 && stats.blocked_total > 0,
+        "{stats:?}"
+    );
+}
