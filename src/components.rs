@@ -14,7 +14,9 @@ use kerb_turning::TurningPath;
 /// Its starting pose is read from its [`Transform`] (x, y, and rotation
 /// about z) on the first tick; afterwards kerb writes the transform. A
 /// position off the walkable area is moved to the nearest point on it, and
-/// a rotation that is not finite faces +x.
+/// a rotation that is not finite faces +x. A translation that is not a
+/// number leaves the unit unplaced, with a warning in the log, until the
+/// world is reloaded.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Default, Debug)]
 #[require(TurningRadius, Speed, UnitPose, NavLocation, Motion, Intent, Transform)]

@@ -355,6 +355,25 @@ fn units_spawned_off_the_walkable_area_are_snapped_onto_it() {
 }
 
 #[test]
+fn a_unit_spawned_at_nan_stays_unplaced_and_the_rest_carry_on() {
+    let mut app = app_with(small(), 60, 1);
+    let lost = app
+        .world_mut()
+        .spawn((Unit, Transform::from_xyz(f32::NAN, 5.0, 0.0)))
+        .id();
+    let sent = send_with(&mut app, 1.0, 20.0, Quat::IDENTITY);
+    for _ in 0..120 {
+        app.update();
+    }
+    assert_eq!(app.world().get::<NavLocation>(lost).unwrap().polygon, None);
+    assert_eq!(app.world().get::<Motion>(lost).unwrap().path.length(), 0.0);
+    // kerb leaves the transform as the game set it.
+    let transform = app.world().get::<Transform>(lost).unwrap();
+    assert!(transform.translation.x.is_nan() && transform.translation.y == 5.0);
+    assert!(app.world().get::<Destination>(sent).is_none(), "arrived");
+}
+
+#[test]
 fn changing_the_turning_radius_replans() {
     let mut app = app_with(small(), 60, 1);
     let unit = app

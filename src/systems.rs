@@ -131,29 +131,33 @@ pub(crate) fn place_units(
     let Some(mesh) = navmesh(&world, &assets) else {
         return; // keep the queue until there is a world
     };
-    let place = |(transform, mut pose, mut location, mut motion, mut intent): PlacementItem| {
-        if location.polygon.is_some() {
-            return;
-        }
-        let forward = transform.rotation * Vec3::X;
-        let wanted = transform.translation.truncate();
-        let Some((position, polygon)) = mesh.nearest_point(wanted) else {
-            return; // a NaN transform: leave the unit unplaced
+    let place =
+        |(entity, transform, mut pose, mut location, mut motion, mut intent): PlacementItem| {
+            if location.polygon.is_some() {
+                return;
+            }
+            let forward = transform.rotation * Vec3::X;
+            let wanted = transform.translation.truncate();
+            let Some((position, polygon)) = mesh.nearest_point(wanted) else {
+                // Once: the queue is drained, and only a world reload visits
+                // an unplaced unit again.
+                warn!("unit {entity} stays unplaced: its translation {wanted} is not a number");
+                return;
+            };
+            // A rotation that is not finite faces +x, as a position off the
+            // walkable area is snapped onto it: a NaN heading would stop every
+            // plan and be written back into the transform.
+            let heading = forward.y.atan2(forward.x);
+            *pose = UnitPose {
+                position,
+                heading: if heading.is_finite() { heading } else { 0.0 },
+            };
+            location.polygon = Some(polygon.0);
+            stand_still(&mut motion, &mut intent, *pose);
+            if intent.pending == Pending::Nothing {
+                intent.pending = Pending::NewTarget;
+            }
         };
-        // A rotation that is not finite faces +x, as a position off the
-        // walkable area is snapped onto it: a NaN heading would stop every
-        // plan and be written back into the transform.
-        let heading = forward.y.atan2(forward.x);
-        *pose = UnitPose {
-            position,
-            heading: if heading.is_finite() { heading } else { 0.0 },
-        };
-        location.polygon = Some(polygon.0);
-        stand_still(&mut motion, &mut intent, *pose);
-        if intent.pending == Pending::Nothing {
-            intent.pending = Pending::NewTarget;
-        }
-    };
     let id = world.handle.id();
     if *ready_world != Some(id) {
         *ready_world = Some(id);
@@ -169,6 +173,7 @@ pub(crate) fn place_units(
 }
 
 type PlacementData = (
+    Entity,
     &'static Transform,
     &'static mut UnitPose,
     &'static mut NavLocation,
@@ -177,6 +182,7 @@ type PlacementData = (
 );
 
 type PlacementItem<'a> = (
+    Entity,
     &'a Transform,
     Mut<'a, UnitPose>,
     Mut<'a, NavLocation>,
