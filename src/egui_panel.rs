@@ -131,9 +131,10 @@ fn draw_panel(
     members: Query<&GroupMember>,
 ) -> Result {
     let context = contexts.ctx_mut()?;
-    // As tall as the window allows, and scrolled in a window shorter than
-    // the panel (720 pixels is), rather than cutting off the simulation
-    // controls at the bottom.
+    // A window shorter than the panel (720 pixels is) scrolls the panel
+    // rather than cutting off the simulation controls at the bottom. The
+    // panel lays out in this height and then takes its content's, so a
+    // taller window leaves no blank below it.
     let height = (context.content_rect().height() - 20.0).max(100.0);
     egui::Window::new("kerb tuning")
         .default_pos([10.0, 10.0])
@@ -141,114 +142,115 @@ fn draw_panel(
         .default_height(height)
         .max_height(height)
         .resizable(false)
-        .vscroll(true)
         .show(context, |ui| {
-            ui.heading("Counters");
-            // Two counters a row, so that the whole panel fits a 720-pixel
-            // window without scrolling.
-            let counters = [
-                ("FPS", format!("{:.0}", state.fps)),
-                ("units", units.iter().count().to_string()),
-                (
-                    "ms per tick",
-                    format!("{:.2}", stats.last_tick.as_secs_f64() * 1e3),
-                ),
-                ("arrived / s", format!("{:.1}", state.arrived_per_second)),
-                ("blocked / s", format!("{:.1}", state.blocked_per_second)),
-            ];
-            egui::Grid::new("counters").num_columns(4).show(ui, |ui| {
-                for row in counters.chunks(2) {
-                    for (name, value) in row {
-                        ui.label(*name);
-                        ui.label(value);
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                ui.heading("Counters");
+                // Two counters a row, so that the whole panel fits a 720-pixel
+                // window without scrolling.
+                let counters = [
+                    ("FPS", format!("{:.0}", state.fps)),
+                    ("units", units.iter().count().to_string()),
+                    (
+                        "ms per tick",
+                        format!("{:.2}", stats.last_tick.as_secs_f64() * 1e3),
+                    ),
+                    ("arrived / s", format!("{:.1}", state.arrived_per_second)),
+                    ("blocked / s", format!("{:.1}", state.blocked_per_second)),
+                ];
+                egui::Grid::new("counters").num_columns(4).show(ui, |ui| {
+                    for row in counters.chunks(2) {
+                        for (name, value) in row {
+                            ui.label(*name);
+                            ui.label(value);
+                        }
+                        ui.end_row();
                     }
+                });
+
+                ui.separator();
+                ui.heading("Groups");
+                for (index, group) in groups.groups.iter_mut().enumerate() {
+                    let members = members.iter().filter(|m| m.0 == index).count();
+                    egui::CollapsingHeader::new(format!("{} ({members})", group.name))
+                        .default_open(true)
+                        .id_salt(index)
+                        .show(ui, |ui| {
+                            slider(
+                                ui,
+                                &mut group.turning_radius,
+                                0.2..=40.0,
+                                "turning radius (m)",
+                            );
+                            slider(
+                                ui,
+                                &mut group.wander.offset,
+                                0.0..=60.0,
+                                "wander offset (m)",
+                            );
+                            slider(
+                                ui,
+                                &mut group.wander.radius,
+                                0.0..=30.0,
+                                "wander radius (m)",
+                            );
+                            slider(
+                                ui,
+                                &mut group.wander.rate,
+                                0.0..=5.0,
+                                "wander rate (rad/√s)",
+                            );
+                            slider(ui, &mut group.speed, 0.0..=20.0, "speed (m/s)");
+                            ui.add(
+                                egui::Slider::new(&mut group.count, 0..=5000)
+                                    .text("units")
+                                    .clamping(egui::SliderClamping::Always),
+                            );
+                        });
+                }
+
+                ui.separator();
+                ui.heading("Show");
+                egui::Grid::new("show").num_columns(2).show(ui, |ui| {
+                    ui.checkbox(&mut debug.paths, "planned paths");
+                    ui.checkbox(&mut debug.routes, "routes");
                     ui.end_row();
-                }
-            });
+                    ui.checkbox(&mut debug.wander, "wander circles")
+                        .on_hover_text("each wanderer's wander circle and target");
+                    ui.checkbox(&mut debug.navmesh, "navmesh");
+                    ui.end_row();
+                    ui.checkbox(&mut debug.walls, "walls");
+                    ui.end_row();
+                });
 
-            ui.separator();
-            ui.heading("Groups");
-            for (index, group) in groups.groups.iter_mut().enumerate() {
-                let members = members.iter().filter(|m| m.0 == index).count();
-                egui::CollapsingHeader::new(format!("{} ({members})", group.name))
-                    .default_open(true)
-                    .id_salt(index)
-                    .show(ui, |ui| {
-                        slider(
-                            ui,
-                            &mut group.turning_radius,
-                            0.2..=40.0,
-                            "turning radius (m)",
-                        );
-                        slider(
-                            ui,
-                            &mut group.wander.offset,
-                            0.0..=60.0,
-                            "wander offset (m)",
-                        );
-                        slider(
-                            ui,
-                            &mut group.wander.radius,
-                            0.0..=30.0,
-                            "wander radius (m)",
-                        );
-                        slider(
-                            ui,
-                            &mut group.wander.rate,
-                            0.0..=5.0,
-                            "wander rate (rad/√s)",
-                        );
-                        slider(ui, &mut group.speed, 0.0..=20.0, "speed (m/s)");
-                        ui.add(
-                            egui::Slider::new(&mut group.count, 0..=5000)
-                                .text("units")
-                                .clamping(egui::SliderClamping::Always),
-                        );
-                    });
-            }
-
-            ui.separator();
-            ui.heading("Show");
-            egui::Grid::new("show").num_columns(2).show(ui, |ui| {
-                ui.checkbox(&mut debug.paths, "planned paths");
-                ui.checkbox(&mut debug.routes, "routes");
-                ui.end_row();
-                ui.checkbox(&mut debug.wander, "wander circles")
-                    .on_hover_text("each wanderer's wander circle and target");
-                ui.checkbox(&mut debug.navmesh, "navmesh");
-                ui.end_row();
-                ui.checkbox(&mut debug.walls, "walls");
-                ui.end_row();
-            });
-
-            ui.separator();
-            ui.heading("Simulation");
-            ui.horizontal(|ui| {
-                let paused = virtual_time.is_paused();
-                if ui.button(if paused { "Resume" } else { "Pause" }).clicked() {
-                    if paused {
-                        virtual_time.unpause();
-                    } else {
-                        virtual_time.pause();
+                ui.separator();
+                ui.heading("Simulation");
+                ui.horizontal(|ui| {
+                    let paused = virtual_time.is_paused();
+                    if ui.button(if paused { "Resume" } else { "Pause" }).clicked() {
+                        if paused {
+                            virtual_time.unpause();
+                        } else {
+                            virtual_time.pause();
+                        }
                     }
+                    if ui.add_enabled(paused, egui::Button::new("Step")).clicked() {
+                        state.step_requested = true;
+                    }
+                });
+                let mut scale = state.time_scale;
+                slider(ui, &mut scale, 0.1..=4.0, "time scale");
+                if scale != state.time_scale {
+                    state.time_scale = scale;
+                    virtual_time.set_relative_speed(scale);
                 }
-                if ui.add_enabled(paused, egui::Button::new("Step")).clicked() {
-                    state.step_requested = true;
-                }
-            });
-            let mut scale = state.time_scale;
-            slider(ui, &mut scale, 0.1..=4.0, "time scale");
-            if scale != state.time_scale {
-                state.time_scale = scale;
-                virtual_time.set_relative_speed(scale);
-            }
-            ui.horizontal(|ui| {
-                ui.label("seed");
-                ui.add(egui::DragValue::new(&mut state.seed));
-                if ui.button("Restart").clicked() {
-                    settings.seed = state.seed;
-                    restart.write(RestartGroups);
-                }
+                ui.horizontal(|ui| {
+                    ui.label("seed");
+                    ui.add(egui::DragValue::new(&mut state.seed));
+                    if ui.button("Restart").clicked() {
+                        settings.seed = state.seed;
+                        restart.write(RestartGroups);
+                    }
+                });
             });
         });
     Ok(())
