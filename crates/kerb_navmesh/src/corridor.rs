@@ -259,36 +259,19 @@ impl NavMesh {
     }
 }
 
-/// Where the search crosses the portal `a b` coming from `entry`: the point
-/// of the portal that makes the way from `entry` through it to `goal`
-/// shortest, kept off its ends. Where `entry` and `goal` lie on opposite
-/// sides of the portal's line, that is where the straight line between them
-/// meets it; on the same side, where the line to `goal` mirrored in the
-/// portal does.
+/// Where the search crosses the portal `a b` coming from `entry`: where the
+/// straight line from `entry` to `goal` meets it, kept off its ends.
 ///
 /// Costing every crossing at the portal's midpoint makes a corridor through
 /// small cells zigzag, and the straight-line estimate to the goal then
 /// undercuts the cost so much that the search floods; following the line
-/// keeps the cost close to the distance the funnel will find. Without the
-/// mirror, a goal on the near side put the crossing at whichever end the
-/// lines met beyond, often the far one: the way through that portal was
-/// costed as a zigzag, and the search took a longer corridor (27% longer,
-/// found round the fountain).
+/// keeps the cost close to the distance the funnel will find.
 #[inline]
 fn portal_point(a: Vec2, b: Vec2, entry: Vec2, goal: Vec2) -> Vec2 {
     let along = b - a;
-    let length_squared = along.length_squared();
-    // `entry` is in the polygon, to the left of its counter-clockwise edge
-    // `a b`: a goal to the left too is on the same side.
-    let goal_side = along.perp_dot(goal - a);
-    let goal = if goal_side > 0.0 {
-        goal - along.perp() * (2.0 * goal_side / length_squared)
-    } else {
-        goal
-    };
     let toward = goal - entry;
     let denominator = along.perp_dot(toward);
-    if denominator.abs() <= f32::EPSILON * length_squared {
+    if denominator.abs() <= f32::EPSILON * along.length_squared() {
         return (a + b) * 0.5;
     }
     let t = (entry - a).perp_dot(toward) / denominator;
