@@ -217,7 +217,18 @@ impl NavMesh {
     /// the crossing can be an artefact: the path leaves the wall's line but
     /// not the area, which the next wall's line shows.
     fn leaves_after(&self, segment: &Segment, distance: f32, across: f32) -> bool {
-        let scale = 1.0 + segment.start_pose().position.abs().max_element();
+        // Scaled by where the crossing is, as `is_outside`'s rounding is: a
+        // long line crosses far from its start, and a step scaled by the
+        // start stayed inside that rounding, so a real exit there was
+        // missed (a 281 m leg that left the walkable area by 1.3 m).
+        let crossing = segment.sample(distance).position;
+        let scale = 1.0
+            + segment
+                .start_pose()
+                .position
+                .abs()
+                .max_element()
+                .max(crossing.abs().max_element());
         // Far enough along to be clearly past the wall's line: at a
         // shallow crossing, a short step stays within `is_outside`'s
         // rounding of the wall, and a real exit was taken for an artefact.
