@@ -234,7 +234,12 @@ impl NavMesh {
         // rounding of the wall, and a real exit was taken for an artefact.
         let past_rounding = 4e-6 * scale / across.max(1e-6);
         let step = (1e-4 * scale).max(past_rounding);
-        self.is_outside(segment.sample(distance + step).position)
+        // And just past the rounding too: an arc that clips a wall corner
+        // is outside for a few centimetres only, and one step alone can
+        // land back inside (a 6 mm clip was missed with a step 7% longer).
+        let near = (1e-5 * scale).max(past_rounding);
+        self.is_outside(segment.sample(distance + near).position)
+            || self.is_outside(segment.sample(distance + step).position)
     }
 
     /// Whether `p` is off the walkable area by more than rounding: a point

@@ -505,3 +505,23 @@ fn a_shallow_exit_far_from_the_start_is_a_violation() {
     assert!((violation - 226.84).abs() < 0.05, "{violation}");
     assert!(!mesh.is_walkable(&line, 0.0));
 }
+
+/// Found by the town route property test at 30,000 cases, after the fix
+/// above made the step past a crossing 7% longer here: a tank's arc clips
+/// the wall corner at (196, 176) by 6 mm for a few centimetres, and the
+/// step landed back inside. The point just past the rounding is tried too.
+#[test]
+fn an_arc_that_clips_a_wall_corner_is_a_violation() {
+    let mesh = town();
+    let start = Pose::new(Vec2::new(175.6234, 183.5), 4.5190845);
+    let goal = Pose::new(Vec2::new(164.46448, 196.0), 9.267746);
+    let candidates = candidates_to_pose(start, goal, 11.0).unwrap();
+    let clipping = candidates
+        .iter()
+        .find(|path| (path.length() - 76.2045).abs() < 0.01)
+        .expect("the arc-line candidate that clips the corner");
+    let violation = mesh
+        .path_violation(clipping, 0.0)
+        .expect("it clips the corner");
+    assert!((violation - 31.04).abs() < 0.05, "{violation}");
+}
