@@ -71,7 +71,7 @@ fn spawn_units(app: &mut App, world: &TownWorld, agents: u32) {
         let mut rng = UnitRng::new(17, i);
         let polygon = PolygonId((rng.next_u64() % polygons) as u32);
         let position = mesh.centroid(polygon);
-        let heading = rng.next_signed() * std::f32::consts::PI;
+        let heading = rng.next_angle();
         let tank = i % 10 == 0;
         app.world_mut().spawn((
             Unit,

@@ -41,6 +41,12 @@ impl UnitRng {
         self.next_f32() * 2.0 - 1.0
     }
 
+    /// An angle uniform on the circle, in `[-π, π)` radians.
+    #[inline]
+    pub fn next_angle(&mut self) -> f32 {
+        self.next_signed() * std::f32::consts::PI
+    }
+
     /// A standard normal sample (Box-Muller).
     #[inline]
     pub fn next_gaussian(&mut self) -> f32 {

@@ -64,7 +64,7 @@ impl WanderState {
     /// starting angle.
     pub fn new(seed: u64, unit: u64) -> Self {
         let mut rng = UnitRng::new(seed, unit);
-        let angle = rng.next_signed() * std::f32::consts::PI;
+        let angle = rng.next_angle();
         Self { angle, rng }
     }
 
@@ -79,7 +79,7 @@ impl WanderState {
             } else {
                 // A spread beyond `f32`'s range (a huge rate over a long
                 // wait) leaves the angle anywhere on the circle, not NaN.
-                self.rng.next_signed() * std::f32::consts::PI
+                self.rng.next_angle()
             };
         }
     }
