@@ -239,7 +239,7 @@ impl NavMesh {
         // land back inside (a 6 mm clip was missed with a step 7% longer).
         let near = (1e-5 * scale).max(past_rounding);
         self.is_outside(segment.sample(distance + near).position)
-            || self.is_outside(segment.sample(distance + step).position)
+            || (step > near && self.is_outside(segment.sample(distance + step).position))
     }
 
     /// Whether `p` is off the walkable area by more than rounding: a point
