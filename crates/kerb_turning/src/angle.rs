@@ -88,15 +88,6 @@ fn atan_unit(t: f64) -> f64 {
     t + (t * u) * atan_series(u)
 }
 
-/// `atan(√w)` for `w` in `[0, 1]`: [`atan_unit`] with the square root
-/// taken beside the series in `w` instead of before it, so that the two
-/// overlap.
-#[inline(always)]
-fn atan_sqrt(w: f64) -> f64 {
-    let root = w.sqrt();
-    root + root * (w * atan_series(w))
-}
-
 /// [`atan_unit`]'s `Q(u)`.
 #[inline(always)]
 fn atan_series(u: f64) -> f64 {
@@ -116,18 +107,6 @@ fn atan_series(u: f64) -> f64 {
     let low = cubic(u, [Q[0], Q[1], Q[2], Q[3]]);
     let high = cubic(u, [Q[4], Q[5], Q[6], Q[7]]) + u4 * Q[8];
     low + u4 * high
-}
-
-/// `atan2(√y_sq, √x_sq)`, in `[0, π/2]`, from the squares of two sides of a
-/// right angle: the ratio of the squares needs no square root first, so
-/// the angle is ready about when a square root of either would be.
-#[inline(always)]
-pub(crate) fn atan2_of_squares(y_sq: f64, x_sq: f64) -> f64 {
-    // Whether y is the longer side, from a sign bit: as a comparison, the
-    // offset's select below compiled to a branch, which is a coin toss.
-    let steep = (x_sq - y_sq).to_bits() >> 63;
-    let series = atan_sqrt(smaller_over_larger(y_sq, x_sq));
-    steep as f64 * FRAC_PI_2 + f64::from_bits(series.to_bits() ^ (steep << 63))
 }
 
 /// The smaller of two non-negative values over the larger, in `[0, 1]`.
@@ -229,12 +208,12 @@ pub(crate) fn fast_sin_cos(x: f64) -> (f64, f64) {
 }
 
 /// How many equal sectors [`fast_sin_cos`]'s table splits a turn into.
-const SECTORS: usize = 128;
+pub(crate) const SECTORS: usize = 128;
 
 /// The sine and cosine at the start of each of [`SECTORS`] sectors, by
 /// Taylor series in a constant: the sector within its quarter turn, then
 /// the quarter turn by exact swaps and signs, so that 0 is exactly (0, 1).
-const SECTOR_SIN_COS: [(f64, f64); SECTORS] = {
+pub(crate) const SECTOR_SIN_COS: [(f64, f64); SECTORS] = {
     const QUARTER: usize = SECTORS / 4;
     let mut table = [(0.0, 0.0); SECTORS];
     let mut sector = 0;

@@ -14,7 +14,9 @@
 //! [`PlanError`]; nothing here panics.
 
 mod angle;
+mod angle32;
 mod candidates;
+mod clear_goal;
 mod error;
 mod path;
 mod pose;

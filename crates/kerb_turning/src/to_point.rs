@@ -10,10 +10,8 @@ use std::f64::consts::FRAC_PI_2;
 
 use glam::{DVec2, Vec4};
 
-use crate::angle::{
-    Turn, atan2_of_squares, fast_atan2, fast_sin_cos, normalize, positive_angle, positive_atan2,
-    positive_atan2_x4,
-};
+use crate::angle::{Turn, fast_atan2, fast_sin_cos, normalize, positive_atan2, positive_atan2_x4};
+use crate::clear_goal::plan_to_clear_goal;
 use crate::error::check_query;
 use crate::path::PathBuilder;
 use crate::{Candidates, PathWord, PlanError, Pose, Segment, TurnDirection, TurningPath};
@@ -56,18 +54,11 @@ impl Setup {
     fn new(start: Pose, goal: glam::Vec2, radius: f32) -> Self {
         let heading = normalize(f64::from(start.heading));
         let (sin, cos) = fast_sin_cos(heading);
-        Self::facing(start, goal, radius, heading, DVec2::new(cos, sin))
-    }
-
-    /// The setup for a start whose heading, normalized, and its unit
-    /// vector are already known.
-    #[inline(always)]
-    fn facing(start: Pose, goal: glam::Vec2, radius: f32, heading: f64, forward: DVec2) -> Self {
         Self {
             start,
             position: start.position.as_dvec2(),
             heading,
-            forward,
+            forward: DVec2::new(cos, sin),
             goal: goal.as_dvec2(),
             radius: f64::from(radius),
         }
@@ -219,27 +210,19 @@ impl Setup {
     /// circle, or at its centre.
     #[inline(always)]
     fn arc_line_towards_goal(&self) -> Option<ArcLine> {
-        self.arc_line_on::<false>(self.goal_side())
+        self.arc_line_on(self.goal_side())
     }
 
     /// The arc-line path turning to `side` (0 left, 1 right): one square
-    /// root and two arctangents, or one for a goal nearly straight ahead
-    /// (or, turning away from it, on the other side). `None` when the goal
-    /// is inside that circle, or at its centre; with `CLEAR`, also when it
-    /// is on the circle or within rounding of it, or so nearly straight
-    /// ahead that its turn needs the arctangent of the straight's
-    /// direction: the cases only the general build handles.
+    /// root and one arctangent, of the straight's direction, which gives the
+    /// turn to its own relative precision however little it turns. `None`
+    /// when the goal is inside that circle, or at its centre.
     #[inline(always)]
-    fn arc_line_on<const CLEAR: bool>(&self, side: usize) -> Option<ArcLine> {
+    fn arc_line_on(&self, side: usize) -> Option<ArcLine> {
         let r = self.radius;
         let sign = SIDE_SIGNS[side];
         let excess = self.excess(side);
-        let outside = if CLEAR {
-            excess > 0.0
-        } else {
-            !self.is_inside(excess)
-        };
-        if !outside {
+        if self.is_inside(excess) {
             return None;
         }
         // The goal from the circle's centre, in the unit's frame mirrored
@@ -248,39 +231,13 @@ impl Setup {
         let left = self.forward.perp();
         let ahead = to_goal.dot(self.forward);
         let lateral = sign * to_goal.dot(left);
-        // A goal this close to straight ahead needs a turn below about
-        // twice `SMALL_TURN` (and one below it puts the goal this close).
-        // There the two halves below all but cancel, and their sum keeps
-        // only their absolute precision, which a radius far beyond the
-        // distance multiplies into the length (at a radius of 1e20, a path
-        // of length zero). The common case leaves such a goal to the
-        // general build; few queries turn so little.
-        let nearly_ahead = lateral < SMALL_TURN * ahead;
-        if CLEAR && nearly_ahead {
-            return None;
-        }
-        let straight_sq = excess.max(0.0);
-        let straight = straight_sq.sqrt();
+        let straight = excess.max(0.0).sqrt();
         let from_center = DVec2::new(ahead, lateral - r);
         // The straight's direction, scaled by h²: `from_center` is the
         // straight plus a radius square to it, towards the turn's outside.
         // Its angle is the turn.
         let exit = from_center * straight + from_center.perp() * r;
-        let turn = if nearly_ahead {
-            // The straight's direction gives the turn to its own relative
-            // precision.
-            positive_atan2(exit.y, exit.x)
-        } else {
-            // The angle of the centre-to-goal line plus the angle at the goal
-            // between it and the straight, whose sides are the radius and
-            // the straight. Each half waits only on what is known before the
-            // square root, so they overlap it and each other: a single plan
-            // took 50 ns with the square root, then one arctangent of the
-            // straight's direction, and takes 40 this way.
-            positive_angle(
-                fast_atan2(from_center.y, from_center.x) + atan2_of_squares(r * r, straight_sq),
-            )
-        };
+        let turn = positive_atan2(exit.y, exit.x);
         // `f32` input squared stays far inside `f64`'s range, so this is
         // finite, and zero only for a goal at the centre of a circle
         // smaller than rounding, which has no direction to leave in. It is
@@ -308,7 +265,7 @@ impl Setup {
             return None;
         }
         let side = 1 - inside;
-        let outside = self.arc_line_on::<false>(side)?;
+        let outside = self.arc_line_on(side)?;
         let sign = SIDE_SIGNS[side];
         let r = self.radius;
         let center = self.circle_center(sign);
@@ -461,13 +418,6 @@ impl Setup {
     }
 }
 
-/// For a goal whose offset to the side is below this share of its distance
-/// ahead, the arc-line turn (then below about twice this, in radians) is
-/// taken from the straight's direction rather than from its two halves,
-/// whose sum is good to about 3e-9 rad: a relative 3e-7 at this turn, less
-/// above it.
-const SMALL_TURN: f64 = 1e-2;
-
 /// The sign of a turn to side 0 (left) and side 1 (right).
 const SIDE_SIGNS: [f64; 2] = [1.0, -1.0];
 
@@ -513,26 +463,15 @@ fn check(start: &Pose, goal: glam::Vec2, radius: f32) -> Result<(), PlanError> {
     check_query(values, radius, &[("start pose", 3), ("goal point", 2)])
 }
 
-/// The shortest path for a goal that is not clear of both turning circles,
-/// or is nearly straight ahead: round the circle it is inside; for one on a
-/// circle or within rounding of it, the arc-line path with no straight; for
-/// one nearly ahead, the arc-line path with its turn from the straight's
-/// direction; for one at the centre of a circle smaller than rounding, the
-/// general search. Out of line, so that the common case keeps nothing aside
-/// for it; it takes the heading's sine and cosine already worked out, which
-/// would otherwise stand in line before everything else.
+/// The shortest path for a goal [`plan_to_clear_goal`] leaves: round the
+/// circle it is inside; for one on a circle or within a margin of it, the
+/// arc-line path worked out in `f64`; for one at the centre of a circle
+/// smaller than rounding, the general search. Out of line, so that the
+/// common case keeps nothing aside for it.
 #[cold]
 #[inline(never)]
-fn round_a_circle(
-    start: Pose,
-    goal: glam::Vec2,
-    radius: f32,
-    heading: f64,
-    forward: DVec2,
-) -> TurningPath {
-    // The pieces by value rather than the setup by reference, which would
-    // have the common case store the setup to memory on the way.
-    let setup = Setup::facing(start, goal, radius, heading, forward);
+fn near_a_circle(start: Pose, goal: glam::Vec2, radius: f32) -> TurningPath {
+    let setup = Setup::new(start, goal, radius);
     if let Some(around) = setup.around_inside() {
         return around;
     }
@@ -597,20 +536,11 @@ pub fn candidates_to_point(
 /// ```
 pub fn plan_to_point(start: Pose, goal: glam::Vec2, radius: f32) -> Result<TurningPath, PlanError> {
     check(&start, goal, radius)?;
-    let setup = Setup::new(start, goal, radius);
-    // The common case is a goal clear of both circles (outside the one on
-    // its side is outside the other too) and not nearly straight ahead.
     // Each arm returns on its own so that the path is written straight into
     // the result rather than copied there.
-    match setup.arc_line_on::<true>(setup.goal_side()) {
-        Some(chosen) => Ok(setup.build_arc_line(chosen)),
-        None => Ok(round_a_circle(
-            start,
-            goal,
-            radius,
-            setup.heading,
-            setup.forward,
-        )),
+    match plan_to_clear_goal(start, goal, radius) {
+        Some(path) => Ok(path),
+        None => Ok(near_a_circle(start, goal, radius)),
     }
 }
 
@@ -625,7 +555,7 @@ mod tests {
     /// either).
     #[test]
     fn turning_towards_the_goal_is_what_trying_every_candidate_chooses() {
-        let (mut chosen, mut around) = (0, 0);
+        let (mut chosen, mut around, mut clear) = (0, 0, 0);
         for (start, goal, radius) in crate::test_cases::queries(400_000) {
             let setup = Setup::new(start, goal.position, radius);
             let (fast, inside) = match setup.arc_line_towards_goal() {
@@ -641,14 +571,19 @@ mod tests {
                     (around, true)
                 }
             };
-            // The planner takes the same steps, split between its common
-            // case (clear of both circles) and the rest: bit for bit.
-            assert_eq!(
-                plan_to_point(start, goal.position, radius),
-                Ok(fast),
-                "{start:?} -> {:?}, radius {radius}",
-                goal.position
-            );
+            // The planner takes these steps for a goal near a circle, and
+            // the same route in `f32` for the rest.
+            let planned = plan_to_point(start, goal.position, radius).expect("finite query");
+            if plan_to_clear_goal(start, goal.position, radius).is_some() {
+                clear += 1;
+                assert!(
+                    planned.same_route(&fast),
+                    "{start:?} -> {:?}, radius {radius}: {planned:#?} against {fast:#?}",
+                    goal.position
+                );
+            } else {
+                assert_eq!(planned, fast, "{start:?} -> {:?}", goal.position);
+            }
             let exact = setup.shortest();
             let case = format!("{start:?} -> {:?}, radius {radius}", goal.position);
             let scale = exact.length()
@@ -689,6 +624,8 @@ mod tests {
             );
         }
         // Most queries turn towards the goal; the rest are inside a circle.
+        // Those clear of both by the margin take the `f32` build.
         assert!(chosen > 200_000 && around > 20_000, "{chosen} {around}");
+        assert!(clear > 150_000, "{clear}");
     }
 }
