@@ -16,7 +16,6 @@
 mod angle;
 mod angle32;
 mod candidates;
-mod clear_goal;
 mod error;
 mod path;
 mod pose;
@@ -24,6 +23,7 @@ mod segment;
 #[cfg(test)]
 mod test_cases;
 mod to_point;
+mod to_point_f32;
 mod to_pose;
 mod word_estimates;
 

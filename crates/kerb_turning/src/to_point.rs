@@ -11,9 +11,9 @@ use std::f64::consts::FRAC_PI_2;
 use glam::{DVec2, Vec4};
 
 use crate::angle::{Turn, fast_atan2, fast_sin_cos, normalize, positive_atan2, positive_atan2_x4};
-use crate::clear_goal::plan_to_clear_goal;
 use crate::error::check_query;
 use crate::path::PathBuilder;
+use crate::to_point_f32::plan_to_point_f32;
 use crate::{Candidates, PathWord, PlanError, Pose, Segment, TurnDirection, TurningPath};
 
 /// A goal within this many `f32` ulps (of the largest coordinate or the
@@ -194,13 +194,8 @@ impl Setup {
 
     /// How far inside a circle a goal may be and still count as on it.
     fn on_circle(&self) -> f64 {
-        let coordinate_scale = self
-            .start
-            .position
-            .abs()
-            .max_element()
-            .max(self.goal.abs().max_element() as f32);
-        ON_CIRCLE_ULPS * f64::from(f32::EPSILON * (coordinate_scale + self.radius as f32))
+        let goal = self.goal.as_vec2();
+        f64::from(on_circle(self.start.position, goal, self.radius as f32))
     }
 
     /// The shortest path when the goal is inside neither turning circle:
@@ -421,6 +416,13 @@ impl Setup {
 /// The sign of a turn to side 0 (left) and side 1 (right).
 const SIDE_SIGNS: [f64; 2] = [1.0, -1.0];
 
+/// How far inside a turning circle a goal may be and still count as on
+/// it: [`ON_CIRCLE_ULPS`] ulps of the largest coordinate plus the radius.
+pub(crate) fn on_circle(start: glam::Vec2, goal: glam::Vec2, radius: f32) -> f32 {
+    let coordinate_scale = start.abs().max_element().max(goal.abs().max_element());
+    ON_CIRCLE_ULPS as f32 * f32::EPSILON * (coordinate_scale + radius)
+}
+
 /// An arc-line candidate from [`Setup::arc_line_on`].
 #[derive(Clone, Copy)]
 struct ArcLine {
@@ -463,7 +465,7 @@ fn check(start: &Pose, goal: glam::Vec2, radius: f32) -> Result<(), PlanError> {
     check_query(values, radius, &[("start pose", 3), ("goal point", 2)])
 }
 
-/// The shortest path for a goal [`plan_to_clear_goal`] leaves: round the
+/// The shortest path for a goal [`plan_to_point_f32`] leaves: round the
 /// circle it is inside; for one on a circle or within a margin of it, the
 /// arc-line path worked out in `f64`; for one at the centre of a circle
 /// smaller than rounding, the general search. Out of line, so that the
@@ -536,12 +538,7 @@ pub fn candidates_to_point(
 /// ```
 pub fn plan_to_point(start: Pose, goal: glam::Vec2, radius: f32) -> Result<TurningPath, PlanError> {
     check(&start, goal, radius)?;
-    // Each arm returns on its own so that the path is written straight into
-    // the result rather than copied there.
-    match plan_to_clear_goal(start, goal, radius) {
-        Some(path) => Ok(path),
-        None => Ok(near_a_circle(start, goal, radius)),
-    }
+    plan_to_point_f32(start, goal, radius, near_a_circle)
 }
 
 #[cfg(test)]
@@ -574,7 +571,7 @@ mod tests {
             // The planner takes these steps for a goal near a circle, and
             // the same route in `f32` for the rest.
             let planned = plan_to_point(start, goal.position, radius).expect("finite query");
-            if plan_to_clear_goal(start, goal.position, radius).is_some() {
+            if crate::to_point_f32::f32_build(start, goal.position, radius).is_some() {
                 clear += 1;
                 assert!(
                     planned.same_route(&fast),
