@@ -217,20 +217,24 @@ impl Frame {
         let goal_here = Vec2::new(ahead, lateral);
         let center = Vec2::new(0.0, -r);
         let to_goal = goal_here - center;
-        let distance = to_goal.length();
         // The second circle's centre is 2r from the first's and r from the
-        // goal: `along` the line to the goal, then `across` it either way.
-        // The margin keeps the goal 1.5% of r inside its circle, so
-        // `distance` is between 1.015r and 2.985r and neither cancels.
-        let along = (distance * distance + 3.0 * r * r) / (2.0 * distance);
-        let across = (4.0 * r * r - along * along).max(0.0).sqrt();
-        let axis = to_goal / distance;
+        // goal: `along` the line to the goal, then `across` it either way,
+        // both as shares of the distance to the goal, which then needs no
+        // square root. The margin keeps the goal 1.5% of r inside its
+        // circle, so that distance is between 1.015r and 2.985r and
+        // neither cancels.
+        let center_distance_sq = to_goal.length_squared();
+        let per_distance_sq = center_distance_sq.recip();
+        let along = (center_distance_sq + 3.0 * r * r) * 0.5 * per_distance_sq;
+        let across = (4.0 * r * r * per_distance_sq - along * along)
+            .max(0.0)
+            .sqrt();
         // In the general build's order: the first circle to the left of
         // the axis in the world's frame, which is to the right in this one
         // where it mirrors the world's.
         let first_way = SIDE_SIGNS[side];
-        let second_centers =
-            [first_way, -first_way].map(|way| center + axis * along + axis.perp() * (across * way));
+        let second_centers = [first_way, -first_way]
+            .map(|way| center + to_goal * along + to_goal.perp() * (across * way));
         let from = -center;
         let turn_vectors = |second_center: Vec2| {
             let touch = second_center - center;
