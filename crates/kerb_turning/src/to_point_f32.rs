@@ -36,6 +36,13 @@ const CLEAR_SHARE: f32 = 0.03;
 /// The sign of a turn to side 0 (left) and side 1 (right).
 const SIDE_SIGNS: [f32; 2] = [1.0, -1.0];
 
+/// The largest `d² + r²` this build takes. The half angle's vector is up to
+/// twice the distance plus twice the radius long, and its square must stay
+/// finite: at a distance of 1e19 it overflowed, and the straight's direction
+/// came out NaN (found by a sweep over extreme inputs). Beyond this (a
+/// distance or radius above about 2e18), the general build.
+const MAX_SCALE_SQ: f32 = f32::MAX / 64.0;
+
 /// The shortest path from `start` to `goal`, built here for a goal clear
 /// of the edges of both turning circles by [`CLEAR_SHARE`], and by
 /// `general` (the `f64` build) for the rest, and where a radius or a
@@ -81,11 +88,13 @@ pub(crate) fn plan_to_point_f32(
     // h² - r² for the circle on the goal's side.
     let straight_sq = distance_sq - 2.0 * r * lateral;
     // Both comparisons are also false for a sum that overflows, or a NaN
-    // from one.
-    let margin = CLEAR_SHARE * (distance_sq + r * r);
-    let clear = straight_sq > margin;
+    // from one; the bound keeps every square below finite too.
+    let scale_sq = distance_sq + r * r;
+    let margin = CLEAR_SHARE * scale_sq;
+    let in_range = scale_sq < MAX_SCALE_SQ;
+    let clear = straight_sq > margin && in_range;
     if !clear {
-        let inside = -straight_sq > margin;
+        let inside = -straight_sq > margin && in_range;
         return if inside {
             frame.around_inside(
                 goal,
@@ -449,12 +458,26 @@ mod tests {
             (Vec2::new(0.0, 0.0), 1.0),
             (Vec2::new(100.0, 0.5), 1e20),
             (Vec2::new(3e19, 3e19), 1.0),
+            // Behind, so that the half angle's vector is twice as long.
+            (Vec2::new(-1e19, 1.0), 1.0),
         ] {
             assert_eq!(f32_build(start, goal, radius), None, "{goal} {radius}");
+            // And the general build reaches it, where an `f32` arc can
+            // (not at a radius of 1e20, whose rounding is 1e13).
+            if radius > 1.0 {
+                continue;
+            }
+            let path = crate::plan_to_point(start, goal, radius).expect("finite query");
+            let miss = (path.end().position.as_dvec2() - goal.as_dvec2()).length();
+            assert!(
+                miss <= 1e-6 * f64::from(path.length() + 10.0),
+                "{goal}: {path:#?}"
+            );
         }
         for (goal, radius) in [
             (Vec2::new(100.0, 1.0), 5.0),
-            (Vec2::new(-3e18, 1e18), 1e-30),
+            (Vec2::new(-1.5e18, 5e17), 1e-30),
+            (Vec2::new(-2e18, 1.0), 1.0),
         ] {
             compare(start, goal, radius, 1e-6).expect("clear goal");
         }
