@@ -527,6 +527,12 @@ pub fn candidates_to_point(
 /// turns tighter than `radius`. It never fails on finite input: a goal inside
 /// the turning circle is reached by swinging out and back in.
 ///
+/// A goal clear of the edges of both turning circles is planned in `f32`,
+/// one near an edge (where rounding could turn a short turn into a full
+/// circle) in `f64`. Both builds agree to within 1e-6 of the query's scale,
+/// and the path is the same route as the shortest of
+/// [`candidates_to_point`] (see [`TurningPath::same_route`]).
+///
 /// ```
 /// use kerb_turning::{Pose, plan_to_point};
 /// use glam::Vec2;
