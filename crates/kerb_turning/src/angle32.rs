@@ -1,15 +1,16 @@
-//! Angle arithmetic in `f32`, for pose to point's common case: a goal clear
-//! of both turning circles, where `f32` rounding cannot decide between a
-//! short turn and a full circle and the path is stored in `f32` anyway.
-//! The planners' `f64` arithmetic is in [`crate::angle`].
+//! Angle arithmetic in `f32`, for pose to point's `f32` build: goals clear
+//! of the edges of the turning circles, where `f32` rounding cannot decide
+//! between a short turn and a full circle and the path is stored in `f32`
+//! anyway. The planners' `f64` arithmetic is in [`crate::angle`].
 
 use std::f32::consts::{FRAC_PI_2, PI, TAU};
 
 use crate::angle::{SECTOR_SIN_COS, SECTORS};
 
 /// `(sin x, cos x)` for `x` in `[0, 2π]`, to about `3e-7`. Beyond that
-/// range, while `|x|` stays below about `1e5`, the error grows with `x` as
-/// `x`'s own rounding does.
+/// range either way, up to `|x|` of about 3,200, where the split into
+/// sectors stays exact, the error grows with `x` only as `x`'s own
+/// rounding does.
 ///
 /// As [`crate::angle::fast_sin_cos`], which this follows: the nearest of
 /// [`SECTORS`] sectors from a table, and short series for the rest. In
@@ -61,7 +62,9 @@ const SECTOR_SIN_COS_F32: [(f32, f32); SECTORS] = {
 /// `atan2_upper(0, 0) == 0`. The upper half plane is all a half angle
 /// needs, and it spares the sign handling of a full arctangent.
 ///
-/// Branch-free, as [`crate::angle::fast_atan2`]: the octant is a select.
+/// The octant is a select, as in [`crate::angle::fast_atan2`]. The side of
+/// the y axis is left to the compiler, which branches: in the planner `x`
+/// is known long before the ratio is, and a select measured slower.
 #[inline(always)]
 pub(crate) fn atan2_upper(y: f32, x: f32) -> f32 {
     let ax = x.abs();
@@ -83,7 +86,7 @@ pub(crate) fn atan2_upper(y: f32, x: f32) -> f32 {
     }
 }
 
-/// `atan(t) - t` over `t` in `[0, 1]`, as `t² Q(t²)`, `Q` of degree 6
+/// `(atan(t) - t) / t` over `t` in `[0, 1]`, as `t² Q(t²)`, `Q` of degree 6
 /// fitted for the least largest error (Lawson's iteration on 4,000
 /// Chebyshev points): `5e-8` in exact arithmetic, `1e-7` evaluated in `f32`.
 const ATAN_SERIES: Series = Series([
