@@ -121,7 +121,8 @@ pub(crate) fn plan_to_point_f32(
     // No snapping to do: a turn near a full circle needs `half_x` below
     // zero, so at most 2r long, and `half_y` at least the straight, which
     // the margin makes at least 0.17r; the turn stays 0.17 rad short.
-    Ok(frame.arc_line(side, half_y, half_x, straight))
+    let turn = 2.0 * atan2_upper(half_y, half_x);
+    Ok(frame.arc_line(side, turn, [half_y, half_x], straight))
 }
 
 /// The start of a query, the heading's unit vector and the radius: what
@@ -137,13 +138,18 @@ struct Frame {
 
 impl Frame {
     /// The arc-line path that turns to `side` (0 left, 1 right) through
-    /// twice the angle of `(half_y, half_x)`, which is in the upper half
-    /// plane, then drives `straight`.
+    /// `turn`, twice the angle of the half angle's vector `(half_y,
+    /// half_x)` (in the upper half plane), then drives `straight`.
     #[inline(always)]
-    fn arc_line(&self, side: usize, half_y: f32, half_x: f32, straight: f32) -> TurningPath {
+    fn arc_line(
+        &self,
+        side: usize,
+        turn: f32,
+        [half_y, half_x]: [f32; 2],
+        straight: f32,
+    ) -> TurningPath {
         let sign = SIDE_SIGNS[side];
         let r = self.radius;
-        let turn = 2.0 * atan2_upper(half_y, half_x);
         // The straight's direction from the half angle's vector.
         let half_sq = half_x * half_x + half_y * half_y;
         let per_half_sq = half_sq.recip();
@@ -259,7 +265,8 @@ impl Frame {
         let [y0, x0, y1, x1] = turn_vectors(second_centers[0]);
         let [y2, x2, y3, x3] = turn_vectors(second_centers[1]);
         let turns = positive_atan2_x4(Vec4::new(y0, y1, y2, y3), Vec4::new(x0, x1, x2, x3));
-        let arc_line_length = 2.0 * atan2_upper(half_y, half_x) * r + straight;
+        let arc_line_turn = 2.0 * atan2_upper(half_y, half_x);
+        let arc_line_length = arc_line_turn * r + straight;
         let mut best = None;
         let mut best_length = arc_line_length;
         // In the order the candidate lists use, the first strictly shorter.
@@ -274,7 +281,7 @@ impl Frame {
             }
         }
         let Some((first_turn, second_turn, second_center)) = best else {
-            return Ok(self.arc_line(away, half_y, half_x, straight));
+            return Ok(self.arc_line(away, arc_line_turn, [half_y, half_x], straight));
         };
         let sign = SIDE_SIGNS[away];
         let left = self.forward.perp();
