@@ -96,13 +96,7 @@ pub(crate) fn plan_to_point_f32(
     if !clear {
         let inside = -straight_sq > margin && in_range;
         return if inside {
-            frame.around_inside(
-                goal,
-                side,
-                [ahead, lateral],
-                [distance_sq, straight_sq],
-                general,
-            )
+            frame.around_inside(goal, side, [ahead, lateral], straight_sq, general)
         } else {
             Ok(general(start, goal, radius))
         };
@@ -188,11 +182,15 @@ impl Frame {
     }
 
     /// The shortest path to a goal well inside the turning circle on its
-    /// `side`: turning away from it, either the arc-line path, or one of
-    /// the two arc-arc paths that swing out and come back round a circle
-    /// touching the first and passing through the goal (Bui, Souères and
-    /// Boissonnat), as the general build's `around_inside` chooses. Out of
-    /// line, so that the common case keeps nothing aside for it.
+    /// `side`: turning away from it, then back the other way round a
+    /// circle touching the first and passing through the goal (Bui, Souères
+    /// and Boissonnat). Of the general build's three candidates there, the
+    /// arc-line path turning away and the two arc-arc paths, only the
+    /// arc-arc path whose second circle lies on the start's side of the
+    /// line from the first circle's centre to the goal is ever the
+    /// shortest: `the_nearer_arc_arc_path_is_the_only_one_that_wins_inside`
+    /// checks it against the general build. Out of line, so that the
+    /// common case keeps nothing aside for it.
     ///
     /// `general` builds it for a radius whose square is outside `f32`'s
     /// normal range, and for a goal the general build counts as on its
@@ -206,102 +204,66 @@ impl Frame {
         goal: Vec2,
         side: usize,
         [ahead, lateral]: [f32; 2],
-        [distance_sq, straight_sq]: [f32; 2],
+        straight_sq: f32,
         general: impl Fn(Pose, Vec2, f32) -> TurningPath,
     ) -> Result<TurningPath, PlanError> {
         let r = self.radius;
-        let per_radius_sq = (r * r).recip();
         let band = 2.0 * r * crate::to_point::on_circle(self.start.position, goal, r);
         let inside = -straight_sq > 2.0 * band;
-        if !(per_radius_sq.is_normal() && (r * r).is_normal() && inside) {
+        if !((r * r).is_normal() && inside) {
             return Ok(general(self.start, goal, r));
         }
-        let away = 1 - side;
-        // Turning away, the goal is on the other side: in the frame
-        // mirrored for that turn its lateral offset is negative, and the
-        // half angle's vector, negated into the upper half plane, is
-        // (lateral, -(ahead + straight)), or (straight - ahead, -(lateral + 2r)).
-        let straight = (distance_sq + 2.0 * r * lateral).sqrt();
-        let (half_y, half_x) = if ahead >= 0.0 {
-            (lateral, -(ahead + straight))
-        } else {
-            (straight - ahead, -(lateral + 2.0 * r))
-        };
-        // In the goal's frame the away circle's centre is (0, -r); the
-        // arc-arc paths turn clockwise round it, then anticlockwise.
-        let goal_here = Vec2::new(ahead, lateral);
-        let center = Vec2::new(0.0, -r);
-        let to_goal = goal_here - center;
-        // The second circle's centre is 2r from the first's and r from the
-        // goal: `along` the line to the goal, then `across` it either way,
-        // both as shares of the distance to the goal, which then needs no
-        // square root. The margin keeps the goal 1.5% of r inside its
-        // circle, so that distance is between 1.015r and 2.985r and
-        // neither cancels.
-        let center_distance_sq = to_goal.length_squared();
-        let per_distance_sq = center_distance_sq.recip();
-        let along = (center_distance_sq + 3.0 * r * r) * 0.5 * per_distance_sq;
-        let across = (4.0 * r * r * per_distance_sq - along * along)
-            .max(0.0)
-            .sqrt();
-        // In the general build's order: the first circle to the left of
-        // the axis in the world's frame, which is to the right in this one
-        // where it mirrors the world's.
-        let first_way = SIDE_SIGNS[side];
-        let second_centers = [first_way, -first_way]
-            .map(|way| center + to_goal * along + to_goal.perp() * (across * way));
-        let from = -center;
-        let turn_vectors = |second_center: Vec2| {
-            let touch = second_center - center;
-            let to_goal = goal_here - second_center;
-            [
-                -from.perp_dot(touch),
-                from.dot(touch),
-                -touch.perp_dot(to_goal),
-                -touch.dot(to_goal),
-            ]
-            .map(|value| value * per_radius_sq)
-        };
-        let [y0, x0, y1, x1] = turn_vectors(second_centers[0]);
-        let [y2, x2, y3, x3] = turn_vectors(second_centers[1]);
-        let turns = positive_atan2_x4(Vec4::new(y0, y1, y2, y3), Vec4::new(x0, x1, x2, x3));
-        let arc_line_turn = 2.0 * atan2_upper(half_y, half_x);
-        let arc_line_length = arc_line_turn * r + straight;
-        let mut best = None;
-        let mut best_length = arc_line_length;
-        // In the order the candidate lists use, the first strictly shorter.
-        for (second_center, [first_turn, second_turn]) in second_centers
-            .into_iter()
-            .zip([[turns.x, turns.y], [turns.z, turns.w]])
-        {
-            let length = (first_turn + second_turn) * r;
-            if length < best_length && second_center.is_finite() {
-                best = Some((first_turn, second_turn, second_center));
-                best_length = length;
-            }
-        }
-        let Some((first_turn, second_turn, second_center)) = best else {
-            return Ok(self.arc_line(away, arc_line_turn, [half_y, half_x], straight));
-        };
-        let sign = SIDE_SIGNS[away];
+        // In radii, in the goal's mirrored frame, from the centre of the
+        // circle turned round first, (0, -1). The margin keeps the goal's
+        // squared distance from it, d², between 1.03 and 8.97.
+        let per_radius = r.recip();
+        let to_goal = Vec2::new(ahead * per_radius, lateral * per_radius + 1.0);
+        let distance_sq = to_goal.length_squared();
+        // The second circle's centre is 2 from the first's and 1 from the
+        // goal. By the law of cosines, the second turn's cosine is
+        // (5 - d²) / 4 and its sine minus `across` / 4, with `across`
+        // = √((d² - 1)(9 - d²)). Each factor is at least 0.03: the circle
+        // is placed to within 1e-6 of the radius even where the goal is
+        // nearly on it, near the start or the far side.
+        let across = ((distance_sq - 1.0) * (9.0 - distance_sq)).sqrt();
+        // Where the circles touch, times 2d²: `to_goal` turned through the
+        // angle at the first centre (cosine (d² + 3) / 4d, sine `across`
+        // / 4d), clockwise, to the start's side.
+        let along = distance_sq + 3.0;
+        let touch_scaled = Vec2::new(
+            to_goal.x * along + to_goal.y * across,
+            to_goal.y * along - to_goal.x * across,
+        );
+        // The first turn is clockwise from the start, straight up from the
+        // first centre, to where the circles touch; the second turn is
+        // anticlockwise round the second centre, more than half a turn.
+        let turns = positive_atan2_x4(
+            Vec4::new(touch_scaled.x, -across, 0.0, 0.0),
+            Vec4::new(touch_scaled.y, 5.0 - distance_sq, 1.0, 1.0),
+        );
+        let [first_turn, second_turn] = [turns.x, turns.y];
+        let sign = SIDE_SIGNS[1 - side];
         let left = self.forward.perp();
-        // Back from the goal's mirrored frame to the world.
-        let to_world =
-            |point: Vec2| self.start.position + self.forward * point.x - left * (sign * point.y);
+        // Back from the goal's mirrored frame, in radii, to the world.
+        let to_world = |point: Vec2| {
+            self.start.position + (self.forward * point.x - left * (sign * point.y)) * r
+        };
+        // Where the circles touch, 2 from the first centre.
+        let touch = touch_scaled * (0.5 * distance_sq.recip());
         let first_sweep = first_turn * sign;
-        let first = self.first_arc(to_world(center), sign, first_sweep);
+        let first = self.first_arc(to_world(Vec2::new(0.0, -1.0)), sign, first_sweep);
         let second = Segment::Arc {
-            center: to_world(second_center),
+            center: to_world(Vec2::new(0.0, -1.0) + touch),
             radius: r,
             start_angle: self.heading + first_sweep + FRAC_PI_2 * sign,
             sweep: -second_turn * sign,
         };
-        const WORDS: [PathWord; 2] = [PathWord::Lr, PathWord::Rl];
+        const WORDS: [PathWord; 2] = [PathWord::Rl, PathWord::Lr];
         Ok(TurningPath::from_two(
             self.start,
-            WORDS[away],
+            WORDS[side],
             [(first, first_turn > 0.0), (second, second_turn > 0.0)],
-            best_length,
+            (first_turn + second_turn) * r,
         ))
     }
 }
@@ -426,6 +388,39 @@ mod tests {
         }
         // Most such goals are built here, and both ways round are taken.
         assert!(inside > 100_000 && swung > 10_000, "{inside} {swung}");
+    }
+
+    /// For a goal clear inside a circle, the general build compares the
+    /// arc-line path turning away and both arc-arc paths; this build only
+    /// works out the nearer arc-arc path. Over goals spread evenly inside
+    /// either circle, at radii from 1e-3 to 1e3, and over a grid inside the
+    /// left circle, the general build chooses that path every time, to
+    /// within 1e-6 of the scale.
+    #[test]
+    fn the_nearer_arc_arc_path_is_the_only_one_that_wins_inside() {
+        let mut built = 0;
+        for (case, (start, goal, radius)) in crate::test_cases::queries(100_000).enumerate() {
+            // A point in the unit disc from the generator's goal, and a
+            // radius spread over six decades.
+            let unit = goal.position / 4.0;
+            let radius = radius.clamp(1e-3, 1e3) * [1.0, 0.01, 100.0][case % 3];
+            let side = if goal.heading < std::f32::consts::PI {
+                1.0
+            } else {
+                -1.0
+            };
+            let center = start.position + Vec2::from_angle(start.heading).perp() * (side * radius);
+            let target = center + unit.clamp_length_max(1.0) * radius;
+            built += usize::from(compare(start, target, radius, 1e-6).is_some());
+        }
+        for i in 0..=300 {
+            for j in 0..=300 {
+                let goal = Vec2::new(i as f32, j as f32) / 150.0 - Vec2::new(1.0, 0.0);
+                let start = Pose::new(Vec2::ZERO, 0.0);
+                built += usize::from(compare(start, goal, 1.0, 1e-6).is_some());
+            }
+        }
+        assert!(built > 100_000, "{built}");
     }
 
     /// Headings beyond the principal range, either way, and far beyond it,
