@@ -208,17 +208,21 @@ pub(crate) fn fast_sin_cos(x: f64) -> (f64, f64) {
 }
 
 /// How many equal sectors [`fast_sin_cos`]'s table splits a turn into.
-pub(crate) const SECTORS: usize = 128;
+const SECTORS: usize = 128;
 
-/// The sine and cosine at the start of each of [`SECTORS`] sectors, by
-/// Taylor series in a constant: the sector within its quarter turn, then
-/// the quarter turn by exact swaps and signs, so that 0 is exactly (0, 1).
-pub(crate) const SECTOR_SIN_COS: [(f64, f64); SECTORS] = {
-    const QUARTER: usize = SECTORS / 4;
-    let mut table = [(0.0, 0.0); SECTORS];
+/// The sine and cosine at the start of each of [`SECTORS`] sectors.
+const SECTOR_SIN_COS: [(f64, f64); SECTORS] = sector_sin_cos();
+
+/// The sine and cosine at the start of each of `N` equal sectors of a turn
+/// (`N` a multiple of 4), by Taylor series in a constant: the sector
+/// within its quarter turn, then the quarter turn by exact swaps and signs,
+/// so that 0 is exactly (0, 1).
+pub(crate) const fn sector_sin_cos<const N: usize>() -> [(f64, f64); N] {
+    let quarter = N / 4;
+    let mut table = [(0.0, 0.0); N];
     let mut sector = 0;
-    while sector < SECTORS {
-        let angle = (sector % QUARTER) as f64 * (TAU / SECTORS as f64);
+    while sector < N {
+        let angle = (sector % quarter) as f64 * (TAU / N as f64);
         // Forty terms of each series: for angles below π/2 the last is
         // far below an ulp.
         let (mut sin, mut cos) = (0.0, 0.0);
@@ -234,7 +238,7 @@ pub(crate) const SECTOR_SIN_COS: [(f64, f64); SECTORS] = {
             power += 1;
             term *= angle / power as f64;
         }
-        table[sector] = match sector / QUARTER {
+        table[sector] = match sector / quarter {
             0 => (sin, cos),
             1 => (cos, -sin),
             2 => (-sin, -cos),
@@ -243,7 +247,7 @@ pub(crate) const SECTOR_SIN_COS: [(f64, f64); SECTORS] = {
         sector += 1;
     }
     table
-};
+}
 
 /// [`fast_atan2`] on four `f32` lanes at once, accurate to about `3e-7`:
 /// enough to rank candidate paths and to build the winner's turns.

@@ -269,7 +269,7 @@ impl Frame {
 }
 
 /// Headings below this size, either way, go to [`sin_cos`] as they are:
-/// it splits them into whole sectors exactly up to about 3,200 rad.
+/// it splits them into whole sectors exactly up to about 6,400 rad.
 const SIN_COS_RANGE: f32 = 3000.0;
 
 /// The heading in `[0, 2π]`. One in `[-2π, 0)`, which a game that keeps
