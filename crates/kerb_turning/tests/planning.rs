@@ -312,6 +312,74 @@ fn invalid_input_is_a_typed_error() {
     assert!(message.contains("-1"), "{message}");
 }
 
+/// Pose to point checks its input only on the way to its general build:
+/// every NaN, infinity or radius not above zero must still be named,
+/// whatever kind of query it spoils (a goal clear of both circles, inside
+/// one, near an edge, at the start, far away) and in whichever input.
+#[test]
+fn every_invalid_input_to_point_is_named_whatever_the_query() {
+    let queries = [
+        (pose(0.0, 0.0, 0.0), Vec2::new(30.0, 20.0), 3.0),
+        (pose(1.0, -2.0, 2.5), Vec2::new(1.5, 0.0), 4.0),
+        (pose(0.0, 0.0, 0.0), Vec2::new(5.0, 5.0), 5.0),
+        (pose(0.0, 0.0, -1.0), Vec2::ZERO, 1.0),
+        (pose(-1e18, 2e18, 9.0), Vec2::new(2e18, -1e18), 1e-3),
+        (pose(3.0, 4.0, 1e5), Vec2::new(-60.0, 2.0), 0.5),
+    ];
+    let bad_values = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY];
+    let bad_radii = [
+        0.0,
+        -0.0,
+        -1.0,
+        -1e-45,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+    ];
+    let mut checked = 0;
+    for (start, goal, radius) in queries {
+        let values = [
+            start.position.x,
+            start.position.y,
+            start.heading,
+            goal.x,
+            goal.y,
+        ];
+        for slot in 0..values.len() {
+            for bad in bad_values {
+                let mut spoiled = values;
+                spoiled[slot] = bad;
+                let [x, y, heading, goal_x, goal_y] = spoiled;
+                let what = if slot < 3 { "start pose" } else { "goal point" };
+                let result = plan_to_point(pose(x, y, heading), Vec2::new(goal_x, goal_y), radius);
+                assert_eq!(result, Err(PlanError::NonFinite { what }), "{spoiled:?}");
+                // A bad radius is named first.
+                for bad_radius in bad_radii {
+                    let result =
+                        plan_to_point(pose(x, y, heading), Vec2::new(goal_x, goal_y), bad_radius);
+                    assert!(
+                        matches!(result, Err(PlanError::InvalidRadius(_))),
+                        "{spoiled:?} {bad_radius}: {result:?}"
+                    );
+                }
+                checked += 1;
+            }
+        }
+        for bad_radius in bad_radii {
+            assert!(
+                matches!(
+                    plan_to_point(start, goal, bad_radius),
+                    Err(PlanError::InvalidRadius(_))
+                ),
+                "{start:?} {goal} {bad_radius}"
+            );
+        }
+        // And the query itself, unspoiled, is planned.
+        assert!(plan_to_point(start, goal, radius).is_ok());
+    }
+    assert_eq!(checked, 6 * 5 * 3);
+}
+
 /// Independent reference: the `dubins_paths` crate in `f64`.
 fn reference_pose_length(start: Pose, goal: Pose, radius: f32) -> f64 {
     use dubins_paths::f64::{DubinsPath, PosRot};
@@ -387,6 +455,30 @@ proptest! {
         for candidate in &candidates {
             assert_well_formed(candidate, start, radius);
             prop_assert!(candidate.end().position.distance(goal.position) <= 1e-4 * scale(candidate, radius));
+        }
+    }
+
+    /// One input of a random query spoiled, by a NaN, an infinity or a
+    /// radius not above zero: a typed error naming it, never a path.
+    #[test]
+    fn a_spoiled_point_query_is_named(
+        start in arb_pose(),
+        goal in arb_pose(),
+        radius in 0.05f32..40.0,
+        slot in 0usize..6,
+        bad in prop::sample::select(vec![f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 0.0, -0.0, -3.0]),
+    ) {
+        let mut values = [start.position.x, start.position.y, start.heading, goal.position.x, goal.position.y, radius];
+        values[slot] = bad;
+        let [x, y, heading, goal_x, goal_y, radius] = values;
+        let result = plan_to_point(pose(x, y, heading), Vec2::new(goal_x, goal_y), radius);
+        if slot == 5 {
+            prop_assert!(matches!(result, Err(PlanError::InvalidRadius(_))), "{result:?}");
+        } else if !bad.is_finite() {
+            let what = if slot < 3 { "start pose" } else { "goal point" };
+            prop_assert_eq!(result, Err(PlanError::NonFinite { what }));
+        } else {
+            prop_assert!(result.is_ok());
         }
     }
 
