@@ -28,6 +28,24 @@ pub(crate) fn wrap_positive(mut angle: f64) -> f64 {
     if angle > TAU - SNAP { 0.0 } else { angle }
 }
 
+/// A start heading as the paths carry it: as given within a turn either
+/// way, so that a path's angles continue from the heading the unit has
+/// (a game that keeps headings in `(-π, π]` sees no jump of a turn at the
+/// start); wrapped into `[0, 2π)` beyond, where the heading's own rounding
+/// would grow with its size.
+///
+/// The test is in `f32`, as in the `f32` build, against `f32`'s turn, which
+/// is a little over 2π: a heading of `-std::f32::consts::TAU` is as given
+/// in both builds.
+#[inline(always)]
+pub(crate) fn within_a_turn(heading: f32) -> f64 {
+    if heading.abs() <= std::f32::consts::TAU {
+        f64::from(heading)
+    } else {
+        normalize_far(f64::from(heading))
+    }
+}
+
 /// Wraps any finite angle into `[0, 2π)`; used on user input, which may be
 /// many turns away from the principal range.
 #[inline]
@@ -172,7 +190,7 @@ pub(crate) fn positive_angle(angle: f64) -> f64 {
 /// the axis the series is measured from, +x, +y, -x or +y again.
 const ATAN2_OFFSETS: [f64; 4] = [0.0, FRAC_PI_2, PI, FRAC_PI_2];
 
-/// `(sin x, cos x)` for `x` in `[0, 2π)` (and a few turns beyond), to
+/// `(sin x, cos x)` for `x` within a turn either way (and a few beyond), to
 /// about `3e-13`: the platform `sin_cos` is a call with branches on the
 /// argument's size, and planning needs one or two per query.
 #[inline(always)]
@@ -411,7 +429,8 @@ mod tests {
     fn fast_sin_cos_matches_std() {
         let mut worst: f64 = 0.0;
         for i in 0..=200_000 {
-            let x = i as f64 * (TAU + 0.5) / 200_000.0 - 0.25;
+            // Within a turn either way, as paths carry their headings.
+            let x = i as f64 * (2.0 * TAU + 0.5) / 200_000.0 - TAU - 0.25;
             let (sin, cos) = fast_sin_cos(x);
             worst = worst.max((sin - x.sin()).abs()).max((cos - x.cos()).abs());
         }

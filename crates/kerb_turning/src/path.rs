@@ -47,6 +47,12 @@ pub enum PathWord {
 /// A path a unit with a turning radius can drive: arcs at exactly that radius
 /// and straight lines, joined with a continuous heading.
 ///
+/// Its headings continue from the start heading as given, where that is
+/// within a turn either way (`|heading| <= 2π`): a unit whose game keeps
+/// headings in `(-π, π]` sees no jump of a turn as it sets off. A heading
+/// further out is wrapped into `[0, 2π)` first, where its own rounding
+/// would otherwise carry into every angle of the path.
+///
 /// It has a fixed capacity and never allocates.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TurningPath {

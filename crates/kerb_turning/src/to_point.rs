@@ -10,7 +10,9 @@ use std::f64::consts::FRAC_PI_2;
 
 use glam::{DVec2, Vec4};
 
-use crate::angle::{Turn, fast_atan2, fast_sin_cos, normalize, positive_atan2, positive_atan2_x4};
+use crate::angle::{
+    Turn, fast_atan2, fast_sin_cos, positive_atan2, positive_atan2_x4, within_a_turn,
+};
 use crate::error::check_query;
 use crate::path::PathBuilder;
 use crate::to_point_f32::plan_to_point_f32;
@@ -52,7 +54,7 @@ struct Setup {
 impl Setup {
     #[inline(always)]
     fn new(start: Pose, goal: glam::Vec2, radius: f32) -> Self {
-        let heading = normalize(f64::from(start.heading));
+        let heading = within_a_turn(start.heading);
         let (sin, cos) = fast_sin_cos(heading);
         Self {
             start,

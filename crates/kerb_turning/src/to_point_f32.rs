@@ -13,7 +13,6 @@
 //! the left: `ahead` along the heading, `lateral` (not negative) across it.
 
 use std::f32::consts::{FRAC_PI_2, TAU};
-use std::hint::select_unpredictable;
 
 use glam::{Vec2, Vec4};
 
@@ -78,7 +77,7 @@ pub(crate) fn plan_to_point_f32(
     };
     let frame = Frame {
         start,
-        heading: principal_heading(start.heading),
+        heading: within_a_turn(start.heading),
         forward: Vec2::new(cos, sin),
         radius,
     };
@@ -130,7 +129,7 @@ pub(crate) fn plan_to_point_f32(
 #[derive(Clone, Copy)]
 struct Frame {
     start: Pose,
-    /// The heading in `[0, 2π]`.
+    /// The heading the path's angles start from: see [`within_a_turn`].
     heading: f32,
     forward: Vec2,
     radius: f32,
@@ -279,20 +278,18 @@ impl Frame {
 /// it splits them into whole sectors exactly up to about 6,400 rad.
 const SIN_COS_RANGE: f32 = 3000.0;
 
-/// The heading in `[0, 2π]`. One in `[-2π, 0)`, which a game that keeps
-/// its headings in `(-π, π]` passes half the time, is wrapped by one
-/// select; one further out is wrapped in `f64`, out of line.
+/// [`crate::angle::within_a_turn`] in `f32`: the heading as given within a
+/// turn either way, one further out wrapped in `f64`, out of line.
 #[inline(always)]
-fn principal_heading(heading: f32) -> f32 {
-    let wrapped = heading + select_unpredictable(heading < 0.0, TAU, 0.0);
-    if (0.0..=TAU).contains(&wrapped) {
-        wrapped
+fn within_a_turn(heading: f32) -> f32 {
+    if heading.abs() <= TAU {
+        heading
     } else {
         wrap_heading(heading)
     }
 }
 
-/// [`principal_heading`] for a heading beyond a turn either way.
+/// The heading wrapped into `[0, 2π)`, for one beyond a turn either way.
 #[cold]
 #[inline(never)]
 fn wrap_heading(heading: f32) -> f32 {

@@ -312,6 +312,63 @@ fn invalid_input_is_a_typed_error() {
     assert!(message.contains("-1"), "{message}");
 }
 
+/// A path's headings continue from the start heading as given within a
+/// turn either way, from both planners and both of pose to point's builds
+/// (a goal clear of the circles, one inside, one on an edge); beyond a
+/// turn, from the heading wrapped into `[0, 2π)`.
+#[test]
+fn paths_start_from_the_heading_as_given_within_a_turn() {
+    let goals = [
+        Vec2::new(30.0, 20.0),
+        Vec2::new(1.0, 2.0),
+        Vec2::new(-20.0, -3.0),
+    ];
+    for heading in [-TAU, -6.0, -PI, -0.5, -0.0, 0.0, 1.0, PI, 6.0, TAU] {
+        let start = pose(1.0, 2.0, heading);
+        // Goals relative to the heading, so that each kind of goal is met
+        // whatever the heading: clear, inside the left circle, and on the
+        // right circle's edge.
+        let forward = Vec2::from_angle(heading);
+        let right_edge = start.position + (forward - forward.perp()) * 4.0;
+        for goal in goals
+            .map(|goal| start.position + forward * goal.x + forward.perp() * goal.y)
+            .into_iter()
+            .chain([right_edge])
+        {
+            let to_point = plan_to_point(start, goal, 4.0).unwrap();
+            let to_pose = plan_to_pose(start, pose(goal.x, goal.y, 2.0), 4.0).unwrap();
+            for path in [to_point, to_pose] {
+                let first = path.sample(0.0).heading;
+                assert!((first - heading).abs() <= 1e-6, "{heading} {goal}: {first}");
+                let wiggle = path.sample(1e-3).heading - heading;
+                assert!(wiggle.abs() < 1e-3, "{heading} {goal}: {wiggle}");
+            }
+        }
+    }
+    for heading in [-100.0, 7.0, 1e4] {
+        let start = pose(0.0, 0.0, heading);
+        let expected = heading.rem_euclid(TAU);
+        for path in [
+            plan_to_point(start, Vec2::new(30.0, 20.0), 4.0).unwrap(),
+            plan_to_point(
+                start,
+                Vec2::new(30.0 * expected.cos(), 30.0 * expected.sin())
+                    + Vec2::from_angle(expected).perp() * 4.0,
+                4.0,
+            )
+            .unwrap(),
+            plan_to_pose(start, pose(30.0, 20.0, 2.0), 4.0).unwrap(),
+        ] {
+            let first = path.sample(0.0).heading;
+            assert!((0.0..TAU).contains(&first), "{heading}: {first}");
+            assert!(
+                wrap_signed(first - expected).abs() <= 1e-3,
+                "{heading}: {first}"
+            );
+        }
+    }
+}
+
 /// Pose to point checks its input only on the way to its general build:
 /// every NaN, infinity or radius not above zero must still be named,
 /// whatever kind of query it spoils (a goal clear of both circles, inside
