@@ -121,6 +121,12 @@ pub(crate) fn plan_to_point_f32(
     // zero, so at most 2r long, and `half_y` at least the straight, which
     // the margin makes at least 0.17r; the turn stays 0.17 rad short.
     let turn = 2.0 * atan2_upper(half_y, half_x);
+    // A goal dead ahead, or so nearly that the turn rounds to nothing, goes
+    // the general way, which drops the empty arc: here every path is an
+    // arc and a straight, built without a branch on which (0.25 ns).
+    if turn <= 0.0 {
+        return general(start, goal, radius);
+    }
     Ok(frame.arc_line(side, turn, [half_y, half_x], straight))
 }
 
@@ -137,8 +143,9 @@ struct Frame {
 
 impl Frame {
     /// The arc-line path that turns to `side` (0 left, 1 right) through
-    /// `turn`, twice the angle of the half angle's vector `(half_y,
-    /// half_x)` (in the upper half plane), then drives `straight`.
+    /// `turn`, above zero, twice the angle of the half angle's vector
+    /// `(half_y, half_x)` (in the upper half plane), then drives
+    /// `straight`, above zero too.
     #[inline(always)]
     fn arc_line(
         &self,
@@ -166,12 +173,7 @@ impl Frame {
             heading: self.heading + sweep,
         };
         const WORDS: [PathWord; 2] = [PathWord::Ls, PathWord::Rs];
-        TurningPath::from_two(
-            self.start,
-            WORDS[side],
-            [(arc, turn > 0.0), (line, true)],
-            turn * r + straight,
-        )
+        TurningPath::from_segments(self.start, WORDS[side], [arc, line], 2, turn * r + straight)
     }
 
     /// The arc at full lock from the start about `center`, turning `sign`

@@ -134,6 +134,18 @@ fn straight_ahead_and_u_turn_by_hand() {
     assert!((straight.length() - 10.0).abs() < 1e-5);
     assert_eq!(straight.segments().len(), 1, "zero-length arcs are dropped");
 
+    // To a point dead ahead, or off the line by less than the turn can
+    // hold, the same: one straight, never an empty arc.
+    for (heading, goal) in [
+        (0.0, Vec2::new(10.0, 0.0)),
+        (0.0, Vec2::new(100.0, 1e-44)),
+        (0.0, Vec2::new(100.0, -1e-44)),
+    ] {
+        let straight = plan_to_point(pose(0.0, 0.0, heading), goal, 3.0).unwrap();
+        assert_eq!(straight.segments().len(), 1, "{goal}: {straight:#?}");
+        assert!((straight.length() - goal.length()).abs() < 1e-5);
+    }
+
     let u_turn = plan_to_pose(pose(0.0, 0.0, 0.0), pose(0.0, 10.0, PI), 5.0).unwrap();
     assert!((u_turn.length() - 5.0 * PI).abs() < 1e-4, "{u_turn:#?}");
     assert_eq!(u_turn.segments().len(), 1);
