@@ -4,8 +4,10 @@ use glam::Vec2;
 
 /// A position and a heading.
 ///
-/// The heading is in radians, counter-clockwise from +x, and may lie outside
-/// `[0, 2π)`: every planner normalises it.
+/// The heading is in radians, counter-clockwise from +x, and may be any
+/// finite angle: the planners take it modulo a turn, and their paths
+/// continue from it as given where it is within a turn either way (see
+/// [`crate::TurningPath`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Pose {
     /// Position in world units (metres in kerb's worlds).
