@@ -765,6 +765,15 @@ fn run_for_frames(
     if options.frame == frames
         && let Some(path) = options.screenshot.clone()
     {
+        // A file left there by an earlier run would pass for this one's
+        // screenshot below, and the demo would exit before taking it.
+        if let Err(error) = std::fs::remove_file(&path)
+            && error.kind() != std::io::ErrorKind::NotFound
+        {
+            eprintln!("error: cannot replace {}: {error}", path.display());
+            exit.write(AppExit::error());
+            return;
+        }
         commands
             .spawn(Screenshot::primary_window())
             .observe(save_to_disk(path));
