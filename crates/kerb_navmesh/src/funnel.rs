@@ -11,6 +11,11 @@ use crate::mesh::{NavMesh, PolygonId, closest_point_on_segment};
 /// rounding.
 const CORNER_SLACK: f32 = 1.01;
 
+/// The smallest bend, as the length of the difference of its two unit
+/// directions (about its angle in radians), whose bisector
+/// [`NavMesh::keep_corners_clear`] trusts.
+const MIN_BEND: f32 = 1e-3;
+
 /// The furthest a corner is moved off its wall corner, in clearances: a
 /// hairpin would otherwise push it across the street.
 const MAX_CORNER_OFFSET: f32 = 4.0;
@@ -263,14 +268,24 @@ impl NavMesh {
             // off it at all.
             let chord = bends[i + 1].point - bends[i - 1].point;
             let corner_side = chord.perp_dot(corner - bends[i - 1].point);
-            let off_chord = (chord.perp() * -corner_side.signum()).try_normalize();
-            let outward = match ((incoming - outgoing).try_normalize(), clear_side) {
+            let off_chord = (chord.perp() * -corner_side.signum())
+                .try_normalize()
+                .filter(|_| corner_side != 0.0);
+            // Under a milliradian the bisector is rounding, not a direction:
+            // a grazed corner is added on the piece it grazes, where the
+            // two pieces are one line, and its bisector once pointed along
+            // the wall and carried the point 1.2 m down it (0.04 m off it).
+            let bend = incoming - outgoing;
+            let bisector = (bend.length() > MIN_BEND).then(|| bend.normalize());
+            let outward = match (bisector, clear_side) {
                 (Some(bisector), Some(side)) if bisector.dot(side) < 0.0 => {
-                    off_chord.filter(|_| corner_side != 0.0).unwrap_or(side)
+                    off_chord.unwrap_or(side)
                 }
                 (Some(bisector), _) => bisector,
-                (None, Some(side)) => side,
-                (None, None) => continue, // no bend, and on the corner
+                (None, side) => match off_chord.or(side) {
+                    Some(outward) => outward,
+                    None => continue, // no bend, and on the corner
+                },
             };
             let half_bend_cosine = (incoming + outgoing).length() * 0.5;
             let offset = (wanted / half_bend_cosine.max(1e-6)).min(most);

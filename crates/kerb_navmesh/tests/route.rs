@@ -321,6 +321,33 @@ fn a_route_along_a_wall_line_wraps_the_corners_on_the_walkable_side() {
     }
 }
 
+/// A piece that grazes the end of a wall running nearly along it: the wall
+/// corner added there sits on the piece, where the bend is nothing, and is
+/// moved square off the piece, not along the wall. (Its bisector, rounding
+/// noise, once carried the point 1.2 m along the wall and 0.04 m off it,
+/// and a pedestrian facing that way found no drivable route.)
+#[test]
+fn a_corner_grazed_by_a_straight_piece_is_cleared_square_to_it() {
+    let mesh = &*TOWN_MESH;
+    let (from, goal) = (Vec2::new(408.0, 270.0), Vec2::new(29.713833, 236.0));
+    for clearance in [0.2, 0.3, 0.5] {
+        let corridor = mesh.find_corridor(from, goal, clearance).unwrap();
+        let polyline = mesh.string_pull(from, goal, &corridor, clearance);
+        for &point in &polyline[1..polyline.len() - 1] {
+            let clear = mesh.distance_to_wall(point, 2.0 * clearance);
+            assert!(
+                clear >= clearance,
+                "{point} is {clear} from a wall: {polyline:?}"
+            );
+        }
+    }
+    for step in 0..32 {
+        let start = Pose::new(from, step as f32 * std::f32::consts::TAU / 32.0);
+        let route = mesh.plan_route(start, RouteGoal::Point(goal), 0.8, 0.3);
+        assert!(route.is_ok(), "{start:?}: {route:?}");
+    }
+}
+
 #[test]
 fn tanks_take_corners_wider_than_pedestrians() {
     let mesh = &*TOWN_MESH;
