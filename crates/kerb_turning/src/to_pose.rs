@@ -256,7 +256,13 @@ impl Setup {
         let Some(query) = Query::new(self.d, self.a, self.b, self.turn) else {
             return Shortest::Exact(self.exhaustive());
         };
-        let Some(csc) = csc_estimates(query) else {
+        // The exact words count an opposite-direction straight whose square
+        // is this far below zero as none: an estimate in that band would
+        // call the word infeasible where the exact build keeps it (found by
+        // the navmesh's property test, with coordinates of 430 and a radius
+        // of 1.9 widening the band to 9e-4).
+        let exact_snap_sq = (4.0 * self.negligible_straight) as f32;
+        let Some(csc) = csc_estimates(query, exact_snap_sq) else {
             return Shortest::Exact(self.exhaustive());
         };
         let ccc = if self.d < 4.0 {

@@ -84,13 +84,16 @@ impl Query {
 /// LSL, RSR, LSR and RSL (in that order). Lengths are good to about
 /// `1e-5 * (1 + d)` radii and first turns to about `2e-7` radians, which is
 /// `f32`'s own rounding of an angle. `None` near a configuration where the
-/// exact words snap.
+/// exact words snap: among them, a straight's square within
+/// `exact_snap_sq` of zero, the band in which the exact build counts an
+/// opposite-direction word's straight as none (it grows with the
+/// coordinates over the radius).
 ///
 /// Only the first turns need an arctangent: a path's turns add up to the
 /// total turn from start to goal heading, so each last turn follows from
 /// its first.
 #[inline(always)]
-pub(crate) fn csc_estimates(query: Query) -> Option<CscEstimates> {
+pub(crate) fn csc_estimates(query: Query, exact_snap_sq: f32) -> Option<CscEstimates> {
     let Query { d, a, b, turn } = query;
     let (ax, ay, bx, by) = (a.x, a.y, b.x, b.y);
     // Same-direction words: the vector between the two circles' centres is
@@ -101,7 +104,7 @@ pub(crate) fn csc_estimates(query: Query) -> Option<CscEstimates> {
     let straight_sq = x * x + y * y - Vec4::new(0.0, 0.0, 4.0, 4.0);
     if straight_sq
         .abs()
-        .cmplt(Vec4::splat(NEAR_ZERO_STRAIGHT_SQ))
+        .cmplt(Vec4::splat(NEAR_ZERO_STRAIGHT_SQ.max(exact_snap_sq)))
         .any()
     {
         return None;

@@ -324,6 +324,28 @@ fn invalid_input_is_a_typed_error() {
     assert!(message.contains("-1"), "{message}");
 }
 
+/// Where the exact build counts an opposite-direction word's straight as
+/// none (its square a little below zero, by up to four times its snapping,
+/// which grows with the coordinates over the radius), the planner must not
+/// call that word infeasible from its estimate. Found by the navmesh's
+/// property test: far from the origin, LSR with arcs that all but touch.
+#[test]
+fn a_word_whose_arcs_all_but_touch_far_from_the_origin_is_kept() {
+    let position = Vec2::new(426.85013, 15.221478);
+    let start = pose(position.x, position.y, 1.823_975_1);
+    let goal_position = position + Vec2::new(-0.199_226_11, 0.396_636_87) * 3.610_774_3;
+    let goal = pose(goal_position.x, goal_position.y, 1.815_379_1);
+    let radius = 1.864_886_5;
+    let planned = plan_to_pose(start, goal, radius).unwrap();
+    let candidates = candidates_to_pose(start, goal, radius).unwrap();
+    let shortest = candidates.shortest().unwrap();
+    assert_eq!(shortest.word(), PathWord::Lsr);
+    assert!(
+        planned.same_route(shortest),
+        "{planned:#?} against {shortest:#?}"
+    );
+}
+
 /// A path's headings continue from the start heading as given within a
 /// turn either way, from both planners and both of pose to point's builds
 /// (a goal clear of the circles, one inside, one on an edge); beyond a
