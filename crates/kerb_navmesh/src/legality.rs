@@ -110,6 +110,19 @@ impl NavMesh {
         let mut travelled = 0.0;
         let mut first: Option<f32> = None;
         for (index, segment) in path.segments().iter().enumerate() {
+            // A piece that starts where the one before it ended on a wall,
+            // and leaves through that wall, crosses it at distance zero:
+            // rounding can put its start a hair outside, where no crossing
+            // is seen, and the piece before meets the wall only at its end.
+            // Look just ahead, as `violation` does at the path's start.
+            if index > 0 && travelled < last_distance {
+                let step = 1e-4 * (1.0 + segment.start_pose().position.abs().max_element());
+                if segment.length() > step
+                    && self.is_outside(path.sample(travelled + step).position)
+                {
+                    return Some(travelled);
+                }
+            }
             let mut starts_too_close = false;
             self.for_each_wall_near(segment, clearance + 1e-3, |a, b, inward| {
                 if wanted == Violation::Any && (first.is_some() || starts_too_close) {

@@ -35,6 +35,25 @@ fn locate_by_scan(mesh: &NavMesh, p: Vec2) -> Option<PolygonId> {
     owner.or_else(|| mesh.polygon_ids().find(|&id| mesh.contains_closed(id, p)))
 }
 
+/// An arc that ends on a hole's edge, a hair inside, and a straight that
+/// leaves through that edge from there: the crossing is at the join, where
+/// neither piece shows it. It was missed, and the violation found 12 m
+/// later (found by `legality_agrees_with_dense_sampling`).
+#[test]
+fn a_piece_leaving_through_the_wall_the_one_before_ended_on_is_caught() {
+    let mesh = holey();
+    let start = Pose::new(Vec2::new(31.770157, 25.737173), 2.810512);
+    let path = plan_to_point(start, Vec2::new(29.177526, 5.2211413), 3.50671).unwrap();
+    let join = path.segments()[0].length();
+    let violation = mesh.path_violation(&path, 0.0).unwrap();
+    assert!(
+        (violation - join).abs() < 1e-3,
+        "{violation} against the join at {join}"
+    );
+    assert!(mesh.locate(path.sample(join + 0.01).position).is_none());
+    assert!(!mesh.is_walkable(&path, 0.0));
+}
+
 #[test]
 fn moving_into_a_wall_slides_along_it() {
     let mesh = small();
