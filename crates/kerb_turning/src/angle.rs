@@ -39,11 +39,17 @@ pub(crate) fn wrap_positive(mut angle: f64) -> f64 {
 /// in both builds.
 #[inline(always)]
 pub(crate) fn within_a_turn(heading: f32) -> f64 {
-    if heading.abs() <= std::f32::consts::TAU {
+    if is_within_a_turn(heading) {
         f64::from(heading)
     } else {
         normalize_far(f64::from(heading))
     }
+}
+
+/// Whether [`within_a_turn`] takes `heading` as given.
+#[inline(always)]
+pub(crate) fn is_within_a_turn(heading: f32) -> bool {
+    heading.abs() <= std::f32::consts::TAU
 }
 
 /// Wraps any finite angle into `[0, 2π)`; used on user input, which may be

@@ -12,7 +12,7 @@
 //! Everything is worked in the unit's frame mirrored so that the goal is to
 //! the left: `ahead` along the heading, `lateral` (not negative) across it.
 
-use std::f32::consts::{FRAC_PI_2, TAU};
+use std::f32::consts::FRAC_PI_2;
 
 use glam::{Vec2, Vec4};
 
@@ -73,7 +73,7 @@ pub(crate) fn plan_to_point_f32(
     let (sin, cos) = if start.heading.abs() < SIN_COS_RANGE {
         sin_cos(start.heading)
     } else {
-        sin_cos(wrap_heading(start.heading))
+        sin_cos(within_a_turn(start.heading))
     };
     let frame = Frame {
         start,
@@ -119,7 +119,7 @@ pub(crate) fn plan_to_point_f32(
     };
     // No snapping to do: a turn near a full circle needs `half_x` below
     // zero, so at most 2r long, and `half_y` at least the straight, which
-    // the margin makes at least 0.17r; the turn stays 0.17 rad short.
+    // the margin makes at least 0.14r; the turn stays 0.14 rad short.
     let turn = 2.0 * atan2_upper(half_y, half_x);
     // A goal dead ahead, or so nearly that the turn rounds to nothing, goes
     // the general way, which drops the empty arc: here every path is an
@@ -280,22 +280,12 @@ impl Frame {
 /// it splits them into whole sectors exactly up to about 6,400 rad.
 const SIN_COS_RANGE: f32 = 3000.0;
 
-/// [`crate::angle::within_a_turn`] in `f32`: the heading as given within a
-/// turn either way, one further out wrapped in `f64`, out of line.
+/// [`crate::angle::within_a_turn`], back in `f32`: the heading as given
+/// within a turn either way, one further out wrapped (in `f64`, out of
+/// line).
 #[inline(always)]
 fn within_a_turn(heading: f32) -> f32 {
-    if heading.abs() <= TAU {
-        heading
-    } else {
-        wrap_heading(heading)
-    }
-}
-
-/// The heading wrapped into `[0, 2π)`, for one beyond a turn either way.
-#[cold]
-#[inline(never)]
-fn wrap_heading(heading: f32) -> f32 {
-    crate::angle::normalize(f64::from(heading)) as f32
+    crate::angle::within_a_turn(heading) as f32
 }
 
 /// This build's path, or `None` where it leaves the query to the general
@@ -312,6 +302,8 @@ pub(crate) fn f32_build(start: Pose, goal: Vec2, radius: f32) -> Option<TurningP
 
 #[cfg(test)]
 mod tests {
+    use std::f32::consts::TAU;
+
     use super::*;
     use crate::candidates_to_point;
 

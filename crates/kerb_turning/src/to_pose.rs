@@ -20,8 +20,8 @@ use std::f64::consts::{FRAC_PI_2, TAU};
 use glam::{DVec2, Vec4};
 
 use crate::angle::{
-    SNAP, Turn, fast_acos, fast_atan2, fast_atan2_x4, fast_sin_cos, normalize, positive_atan2,
-    positive_turn, wrap_positive,
+    SNAP, Turn, fast_acos, fast_atan2, fast_atan2_x4, fast_sin_cos, is_within_a_turn, normalize,
+    positive_atan2, positive_turn, wrap_positive,
 };
 use crate::error::check_query;
 use crate::path::PathBuilder;
@@ -85,11 +85,14 @@ impl Setup {
         let turn = goal_heading - start_heading;
         // The path's headings start from the heading as given, within a
         // turn (see `angle::within_a_turn`), though the words are chosen
-        // from it wrapped: a select on the wrapped one, as a second test
-        // of the heading's size measured half a nanosecond slower.
-        let given = f64::from(start.heading);
-        let within_a_turn = given.abs() <= f64::from(std::f32::consts::TAU);
-        let start_heading = std::hint::select_unpredictable(within_a_turn, given, start_heading);
+        // from it wrapped: a select on the wrapped one, as calling
+        // `within_a_turn` too, a second branch on the heading's size,
+        // measured half a nanosecond slower.
+        let start_heading = std::hint::select_unpredictable(
+            is_within_a_turn(start.heading),
+            f64::from(start.heading),
+            start_heading,
+        );
         let start_forward = DVec2::new(cos_h0, sin_h0);
         let goal_forward = DVec2::new(cos_h1, sin_h1);
         let coordinate_scale = start.position.abs().max(goal.position.abs()).max_element();
