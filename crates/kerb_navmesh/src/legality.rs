@@ -85,13 +85,21 @@ impl NavMesh {
             return Some(0.0);
         }
         // From a start on a wall, or on one of the area's corners, the first
-        // crossing sits at distance zero, where rounding can hide it: look
-        // just ahead instead.
-        let step = 1e-4 * (1.0 + start.position.abs().max_element());
-        if path.length() > step && self.is_outside(path.sample(step).position) {
+        // crossing sits at distance zero, where rounding can hide it.
+        if self.leaves_from(path, 0.0, start.position, path.length()) {
             return Some(0.0);
         }
         self.clearance_violation(path, clearance.max(0.0), wanted)
+    }
+
+    /// Whether `path`, from `distance` along it (at `from`, where it may
+    /// be on a wall), is outside the walkable area just after: a crossing
+    /// at the very point, which rounding can hide from the walls'
+    /// crossings, seen by looking just ahead (if at least that much of the
+    /// `ahead` that follows is left).
+    fn leaves_from(&self, path: &TurningPath, distance: f32, from: Vec2, ahead: f32) -> bool {
+        let step = 1e-4 * (1.0 + from.abs().max_element());
+        ahead > step && self.is_outside(path.sample(distance + step).position)
     }
 
     /// [`NavMesh::path_violation`] for a path whose start is on the
@@ -114,14 +122,16 @@ impl NavMesh {
             // and leaves through that wall, crosses it at distance zero:
             // rounding can put its start a hair outside, where no crossing
             // is seen, and the piece before meets the wall only at its end.
-            // Look just ahead, as `violation` does at the path's start.
-            if index > 0 && travelled < last_distance {
-                let step = 1e-4 * (1.0 + segment.start_pose().position.abs().max_element());
-                if segment.length() > step
-                    && self.is_outside(path.sample(travelled + step).position)
-                {
-                    return Some(travelled);
-                }
+            if index > 0
+                && travelled < last_distance
+                && self.leaves_from(
+                    path,
+                    travelled,
+                    segment.start_pose().position,
+                    segment.length(),
+                )
+            {
+                return Some(travelled);
             }
             let mut starts_too_close = false;
             self.for_each_wall_near(segment, clearance + 1e-3, |a, b, inward| {
