@@ -23,7 +23,7 @@ struct Unit {
 /// Units spread over a `side`-metre square of the mesh, each moving 8 cm a
 /// step (5 m/s at 60 Hz) in its own direction (SplitMix64, fixed seed).
 fn units(mesh: &NavMesh, side: f32) -> Vec<Unit> {
-    let mut random = Random(42);
+    let mut random = Random::new(42);
     let mut next = move || random.unit();
     (0..UNITS)
         .map(|_| {

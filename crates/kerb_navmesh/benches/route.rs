@@ -8,7 +8,7 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use glam::Vec2;
 use kerb_navmesh::generate::{Random, TOWN_SEED, town_cells};
-use kerb_navmesh::{NavMesh, RouteGoal, World};
+use kerb_navmesh::{NavMesh, RouteGoal, ValidWorld};
 use kerb_turning::Pose;
 
 #[path = "support/polyanya_mesh.rs"]
@@ -25,7 +25,7 @@ const QUERIES: usize = 64;
 fn queries(mesh: &NavMesh) -> Vec<(Pose, Vec2)> {
     let bounds = mesh.bounds();
     let diagonal = bounds.min.distance(bounds.max);
-    let mut random = Random(7);
+    let mut random = Random::new(7);
     let point = |random: &mut Random| {
         let p = bounds.min + (bounds.max - bounds.min) * Vec2::new(random.unit(), random.unit());
         mesh.nearest_point(p)
@@ -45,7 +45,7 @@ fn queries(mesh: &NavMesh) -> Vec<(Pose, Vec2)> {
 }
 
 fn routes(c: &mut Criterion) {
-    let mesh = World::from_ron(TOWN).expect("the town is valid").navmesh;
+    let mesh = ValidWorld::from_ron(TOWN).expect("the town is valid").navmesh;
     // polyanya loses its way at the strips' straight-angle corners (it finds
     // 1 path in 64 on them), so it searches the same area in 4 m cells.
     let cells = town_cells(TOWN_SEED)

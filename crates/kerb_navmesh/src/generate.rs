@@ -5,6 +5,9 @@ use std::collections::HashMap;
 
 use glam::Vec2;
 
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::SplitMix64;
+
 use crate::{Model, ModelKind, WorldFile};
 
 /// Collects vertices and quads for one model, sharing vertices by position.
@@ -64,19 +67,21 @@ pub fn grid_world(
     }
 }
 
-/// A deterministic stream of numbers in `[0, 1)` (SplitMix64), for
-/// generated worlds and reproducible test and bench queries.
+/// A deterministic stream of numbers in `[0, 1)`, for generated worlds and
+/// reproducible test and bench queries: `rand_xoshiro`'s SplitMix64, each
+/// number from the top 24 bits of a word, as the town was generated with.
 #[derive(Clone, Debug)]
-pub struct Random(pub u64);
+pub struct Random(SplitMix64);
 
 impl Random {
+    /// The stream for `seed`.
+    pub fn new(seed: u64) -> Self {
+        Self(SplitMix64::seed_from_u64(seed))
+    }
+
     /// The next number in `[0, 1)`.
     pub fn unit(&mut self) -> f32 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
+        (self.0.next_u64() >> 40) as f32 / (1u64 << 24) as f32
     }
 }
 
@@ -226,7 +231,7 @@ fn town_in(seed: u64, walkable: Walkable) -> WorldFile {
         model
     });
 
-    let mut random = Random(seed);
+    let mut random = Random::new(seed);
     let mut buildings = ModelBuilder::default();
     for block_row in 0..(TOWN_ROWS / BLOCK_PITCH) {
         for block_column in 0..(TOWN_COLUMNS / BLOCK_PITCH) {

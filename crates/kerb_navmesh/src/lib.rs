@@ -2,7 +2,7 @@
 //!
 //! A world file ([`WorldFile`], RON) holds named models; the walkable ones
 //! become a [`NavMesh`] of convex polygons that share edges. Validation
-//! ([`World::from_ron`], [`WorldFile::validate`]) is the only way to make a
+//! ([`ValidWorld::from_ron`], [`WorldFile::validate`]) is the only way to make a
 //! navmesh, so an invalid one cannot exist.
 //!
 //! The navmesh locates points ([`NavMesh::locate`], [`NavMesh::locate_from`],
@@ -17,29 +17,14 @@
 //! algorithm, then driven with turning paths of the unit's radius that each
 //! pass the legality check.
 
-mod corridor;
-mod error;
-mod format;
-mod funnel;
+#[cfg(feature = "generate")]
 pub mod generate;
-mod grid;
 mod legality;
-mod locate;
 mod mesh;
-mod movement;
 mod route;
-mod route_error;
-mod smoothing;
-mod turn_around;
-mod validate;
+mod world;
 
-pub use error::{PolygonRef, WorldError};
-pub use format::{Model, ModelKind, WorldFile};
-pub use funnel::Portal;
-pub use grid::Aabb;
 pub use legality::WalkablePlan;
-pub use mesh::{EdgeLink, NavMesh, PolygonId, closest_point_on_segment};
-pub use movement::MoveResult;
-pub use route::{Route, RouteGoal};
-pub use route_error::RouteError;
-pub use validate::{SceneryModel, World};
+pub use mesh::{Aabb, EdgeLink, MoveResult, NavMesh, PolygonId, closest_point_on_segment};
+pub use route::{Portal, Route, RouteError, RouteGoal};
+pub use world::{Model, ModelKind, PolygonRef, SceneryModel, ValidWorld, WorldError, WorldFile};

@@ -2,7 +2,7 @@
 
 use glam::Vec2;
 use kerb_navmesh::generate::grid_world;
-use kerb_navmesh::{NavMesh, PolygonId, World, WorldFile, closest_point_on_segment};
+use kerb_navmesh::{NavMesh, PolygonId, ValidWorld, WorldFile, closest_point_on_segment};
 use kerb_turning::{
     Pose, TurningPath, candidates_to_point, candidates_to_pose, plan_to_point, plan_to_pose,
 };
@@ -15,7 +15,7 @@ const SMALL: &str = include_str!("../../../assets/worlds/small.world.ron");
 const TOWN: &str = include_str!("../../../assets/worlds/town.world.ron");
 
 fn small() -> NavMesh {
-    World::from_ron(SMALL).unwrap().navmesh
+    ValidWorld::from_ron(SMALL).unwrap().navmesh
 }
 
 /// A 20 x 20 grid of 2 m cells with a scatter of holes: many walls, concave
@@ -293,7 +293,7 @@ proptest! {
 /// The town, validated once for all the tests that use it.
 fn town() -> &'static NavMesh {
     static TOWN_MESH: std::sync::OnceLock<NavMesh> = std::sync::OnceLock::new();
-    TOWN_MESH.get_or_init(|| World::from_ron(TOWN).unwrap().navmesh)
+    TOWN_MESH.get_or_init(|| ValidWorld::from_ron(TOWN).unwrap().navmesh)
 }
 
 #[test]
@@ -449,7 +449,7 @@ proptest! {
 
     #[test]
     fn loader_survives_arbitrary_text(text in "\\PC{0,200}") {
-        let _ = World::from_ron(&text);
+        let _ = ValidWorld::from_ron(&text);
     }
 
     #[test]
@@ -460,7 +460,7 @@ proptest! {
         if text.is_char_boundary(position) && text.is_char_boundary(end) {
             text.replace_range(position..end, &replacement);
         }
-        if let Ok(world) = World::from_ron(&text) {
+        if let Ok(world) = ValidWorld::from_ron(&text) {
             assert_valid(&world.navmesh);
         }
     }

@@ -4,7 +4,7 @@ use std::sync::LazyLock;
 
 use glam::Vec2;
 use kerb_navmesh::{
-    NavMesh, PolygonId, Route, RouteError, RouteGoal, World, closest_point_on_segment,
+    NavMesh, PolygonId, Route, RouteError, RouteGoal, ValidWorld, closest_point_on_segment,
 };
 use kerb_turning::{Pose, Segment, TurningPath};
 use proptest::prelude::*;
@@ -16,7 +16,7 @@ const SMALL: &str = include_str!("../../../assets/worlds/small.world.ron");
 const TOWN: &str = include_str!("../../../assets/worlds/town.world.ron");
 
 static TOWN_MESH: LazyLock<NavMesh> =
-    LazyLock::new(|| World::from_ron(TOWN).expect("the town is valid").navmesh);
+    LazyLock::new(|| ValidWorld::from_ron(TOWN).expect("the town is valid").navmesh);
 
 /// The town's visibility graph: the exact shortest path oracle.
 static TOWN_VISIBILITY: LazyLock<VisibilityGraph> =
@@ -118,7 +118,7 @@ fn visible(mesh: &NavMesh, a: Vec2, b: Vec2) -> bool {
 }
 
 fn small() -> NavMesh {
-    World::from_ron(SMALL)
+    ValidWorld::from_ron(SMALL)
         .expect("the small world is valid")
         .navmesh
 }
@@ -611,7 +611,7 @@ fn route_with_turns(
 #[test]
 fn tanks_back_up_to_turn_round() {
     let mesh = &*TOWN_MESH;
-    let mut random = kerb_navmesh::generate::Random(3);
+    let mut random = kerb_navmesh::generate::Random::new(3);
     let (mut direct, mut turned, mut failed) = (0, 0, 0);
     for _ in 0..200 {
         let (Some(from), Some(goal)) = (

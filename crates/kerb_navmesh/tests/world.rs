@@ -2,13 +2,13 @@
 
 use glam::Vec2;
 use kerb_navmesh::generate::{TOWN_SEED, grid_world, town};
-use kerb_navmesh::{EdgeLink, Model, ModelKind, NavMesh, PolygonId, World, WorldError, WorldFile};
+use kerb_navmesh::{EdgeLink, Model, ModelKind, NavMesh, PolygonId, ValidWorld, WorldError, WorldFile};
 
 const SMALL: &str = include_str!("../../../assets/worlds/small.world.ron");
 const TOWN: &str = include_str!("../../../assets/worlds/town.world.ron");
 
-fn small() -> World {
-    World::from_ron(SMALL).expect("the small world is valid")
+fn small() -> ValidWorld {
+    ValidWorld::from_ron(SMALL).expect("the small world is valid")
 }
 
 fn one_model(vertices: &[(f32, f32)], polygons: &[&[u32]]) -> WorldFile {
@@ -78,7 +78,7 @@ fn clockwise_polygons_are_normalised() {
 
 #[test]
 fn syntax_errors_report_line_and_column() {
-    let error = World::from_ron("World(\n  models: [\n    Model(kind: Walkable, vertices: [(0, 0)], polygons: [[0, 1,]]) oops\n").unwrap_err();
+    let error = ValidWorld::from_ron("World(\n  models: [\n    Model(kind: Walkable, vertices: [(0, 0)], polygons: [[0, 1,]]) oops\n").unwrap_err();
     match error {
         WorldError::Syntax { line, column, .. } => {
             assert_eq!(line, 3);
@@ -87,7 +87,7 @@ fn syntax_errors_report_line_and_column() {
         other => panic!("expected a syntax error, got {other:?}"),
     }
     assert!(
-        World::from_ron("")
+        ValidWorld::from_ron("")
             .unwrap_err()
             .to_string()
             .contains("line")
@@ -161,7 +161,7 @@ fn non_finite_coordinate() {
         matches!(error, WorldError::NonFiniteVertex { vertex: 1, .. }),
         "{error}"
     );
-    let from_text = World::from_ron(
+    let from_text = ValidWorld::from_ron(
         "World(models: [Model(kind: Walkable, vertices: [(0, 0), (inf, 0), (0, 1)], polygons: [[0, 1, 2]])])",
     );
     assert!(
@@ -311,7 +311,7 @@ fn nearest_point_is_exact() {
 
 #[test]
 fn town_is_big_valid_and_regenerates_identically() {
-    let world = World::from_ron(TOWN).expect("the town is valid");
+    let world = ValidWorld::from_ron(TOWN).expect("the town is valid");
     assert!(
         world.navmesh.polygon_count() >= 2000,
         "{}",

@@ -51,7 +51,7 @@ impl WanderParams {
 }
 
 /// What a wandering unit remembers between ticks.
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct WanderState {
     /// The wander angle, relative to the unit's heading, in radians.
     pub angle: f32,

@@ -1,7 +1,7 @@
 //! Wander keeps its memory, is the same at any tick rate, and replays.
 
 use glam::Vec2;
-use kerb_navmesh::World;
+use kerb_navmesh::ValidWorld;
 use kerb_steering::{UnitRng, WanderParams, WanderState};
 use kerb_turning::wrap_signed;
 
@@ -135,7 +135,7 @@ fn streams_replay_and_differ_between_units() {
 #[test]
 fn zero_and_bad_time_steps_change_nothing() {
     let mut state = WanderState::new(1, 1);
-    let before = state;
+    let before = state.clone();
     for dt in [0.0, -1.0, f32::NAN, f32::INFINITY] {
         state.advance(&PARAMS, dt);
     }
@@ -164,7 +164,7 @@ fn a_spread_beyond_f32_leaves_an_angle_not_nan() {
 
 #[test]
 fn off_mesh_targets_are_pulled_back_and_turn_away() {
-    let world = World::from_ron(include_str!("../../../assets/worlds/small.world.ron")).unwrap();
+    let world = ValidWorld::from_ron(include_str!("../../../assets/worlds/small.world.ron")).unwrap();
     let mesh = &world.navmesh;
     let mut state = WanderState {
         angle: 0.0,
@@ -204,12 +204,12 @@ mod properties {
     use std::sync::LazyLock;
 
     use glam::Vec2;
-    use kerb_navmesh::{NavMesh, World};
+    use kerb_navmesh::{NavMesh, ValidWorld};
     use kerb_steering::{WanderParams, WanderState};
     use proptest::prelude::*;
 
     static TOWN: LazyLock<NavMesh> = LazyLock::new(|| {
-        World::from_ron(include_str!("../../../assets/worlds/town.world.ron"))
+        ValidWorld::from_ron(include_str!("../../../assets/worlds/town.world.ron"))
             .expect("the town loads")
             .navmesh
     });

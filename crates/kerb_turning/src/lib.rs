@@ -14,7 +14,6 @@
 //! [`PlanError`]; nothing here panics.
 
 mod angle;
-mod angle32;
 mod candidates;
 mod error;
 mod path;
@@ -23,9 +22,7 @@ mod segment;
 #[cfg(test)]
 mod test_cases;
 mod to_point;
-mod to_point_f32;
 mod to_pose;
-mod word_estimates;
 
 pub use angle::wrap_signed;
 pub use candidates::{Candidates, MAX_CANDIDATES};

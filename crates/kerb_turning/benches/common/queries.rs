@@ -4,22 +4,18 @@
 use std::hint::black_box;
 
 use glam::Vec2;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::SplitMix64;
 use kerb_turning::{Pose, plan_to_point, plan_to_pose};
 
 /// How many queries there are.
 pub const QUERIES: usize = 10_000;
 
-/// A fixed, dependency-free stream of queries (SplitMix64), so every run and
-/// every contender sees the same inputs: start, goal and radius.
+/// A fixed stream of queries (`rand_xoshiro`'s SplitMix64), so every run
+/// and every contender sees the same inputs: start, goal and radius.
 pub fn queries() -> Vec<(Pose, Pose, f32)> {
-    let mut state = 0x9E37_79B9_7F4A_7C15_u64;
-    let mut next = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
-    };
+    let mut stream = SplitMix64::seed_from_u64(0x9E37_79B9_7F4A_7C15);
+    let mut next = move || (stream.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
     (0..QUERIES)
         .map(|_| {
             let mut pose = |span: f32| {

@@ -1,4 +1,4 @@
-//! Angle arithmetic shared by the planners.
+//! Angle arithmetic in `f64`, shared by the planners.
 //!
 //! The planners work in `f64` so that rounding never decides between a short
 //! turn and a needless full circle, and use a polynomial `atan2` because the

@@ -1,7 +1,7 @@
 //! Angle arithmetic in `f32`, for pose to point's `f32` build: goals clear
 //! of the edges of the turning circles, where `f32` rounding cannot decide
 //! between a short turn and a full circle and the path is stored in `f32`
-//! anyway. The planners' `f64` arithmetic is in [`crate::angle`].
+//! anyway. The planners' `f64` arithmetic is in [`super::f64_math`].
 
 use std::f32::consts::{FRAC_PI_2, PI, TAU};
 

@@ -2,7 +2,14 @@
 
 use glam::Vec2;
 
-use crate::grid::{Aabb, Grid};
+mod grid;
+mod locate;
+mod movement;
+mod walls;
+
+pub use grid::Aabb;
+pub(crate) use grid::Grid;
+pub use movement::MoveResult;
 
 /// Index of a polygon in a [`NavMesh`].
 ///
@@ -48,7 +55,7 @@ pub(crate) struct EdgePlane {
 
 /// A walkable area made of convex polygons that share edges.
 ///
-/// It can only be made by validation ([`crate::World::from_ron`],
+/// It can only be made by validation ([`crate::ValidWorld::from_ron`],
 /// [`crate::WorldFile::validate`] or [`NavMesh::from_polygons`]), so every
 /// `NavMesh` is valid: convex counter-clockwise polygons, no T-junctions, no
 /// edge shared by more than two polygons, and every edge linked to its

@@ -7,7 +7,7 @@
 //! start to goal.
 //!
 //! The shortest is found from `f32` estimates of all six lengths
-//! ([`crate::word_estimates`]), so the choice is the one that trying every
+//! ([`super::estimates`]), so the choice is the one that trying every
 //! word exactly would make. A word clearly shorter than the rest (998
 //! queries in 1,000 of the benchmark's) is built from its estimate, with
 //! its straight redone in `f64`; otherwise only the words within rounding
@@ -23,17 +23,16 @@ use crate::angle::{
     SNAP, Turn, fast_acos, fast_atan2, fast_atan2_x4, fast_sin_cos, is_within_a_turn, normalize,
     positive_atan2, positive_turn, wrap_positive,
 };
-use crate::error::check_query;
 use crate::path::PathBuilder;
-use crate::word_estimates::{CscLane, Query, ccc_lengths, csc_estimates};
-use crate::{Candidates, PathWord, PlanError, Pose, Segment, TurnDirection, TurningPath};
+use super::estimates::{CscLane, Query, ccc_lengths, csc_estimates};
+use crate::{PathWord, Pose, Segment, TurnDirection, TurningPath};
 
 use TurnDirection::{Left as L, Right as R};
 
 /// One word worked out, in radii: enough to rank it by `length` and to
 /// build it without more trigonometry.
 #[derive(Clone, Copy)]
-struct Word {
+pub(super) struct Word {
     word: PathWord,
     /// First turn angle.
     t: f64,
@@ -48,7 +47,7 @@ struct Word {
 
 /// The quantities shared by all six words, in the frame whose +x axis runs
 /// from start to goal: `a` and `b` are the start and goal headings there.
-struct Setup {
+pub(super) struct Setup {
     d: f64,
     a: DVec2,
     b: DVec2,
@@ -67,7 +66,7 @@ struct Setup {
 
 impl Setup {
     #[inline(always)]
-    fn new(start: Pose, goal: Pose, radius: f32) -> Self {
+    pub(super) fn new(start: Pose, goal: Pose, radius: f32) -> Self {
         let offset = (goal.position - start.position).as_dvec2();
         let radius = f64::from(radius);
         let distance = offset.length();
@@ -255,7 +254,7 @@ impl Setup {
     /// estimates decline those), `f32` turns are as exact as the `f32` path
     /// that stores them. Otherwise only the words whose estimates are within
     /// rounding of the shortest are worked out exactly.
-    fn shortest(&self) -> Shortest {
+    pub(super) fn shortest(&self) -> Shortest {
         let Some(query) = Query::new(self.d, self.a, self.b, self.turn) else {
             return Shortest::Exact(self.exhaustive());
         };
@@ -312,7 +311,7 @@ impl Setup {
     /// are as exact as the arctangent that estimated them. Each circle is
     /// placed from its own end's pose, so the path ends exactly at the goal.
     #[inline(always)]
-    fn build_estimated(&self, start: Pose, goal: Pose, lane: CscLane) -> TurningPath {
+    pub(super) fn build_estimated(&self, start: Pose, goal: Pose, lane: CscLane) -> TurningPath {
         const WORDS: [PathWord; 4] = [PathWord::Lsl, PathWord::Rsr, PathWord::Lsr, PathWord::Rsl];
         const FIRST_SIGN: [f64; 4] = [1.0, -1.0, 1.0, -1.0];
         const LAST_SIGN: [f64; 4] = [1.0, -1.0, -1.0, 1.0];
@@ -407,7 +406,7 @@ impl Setup {
     /// the `f32` path that stores them; the estimates declined every case
     /// where a turn is near none or a full circle, so none can wrap.
     #[inline(always)]
-    fn build_three_turns(&self, start: Pose, goal: Pose, word: PathWord) -> TurningPath {
+    pub(super) fn build_three_turns(&self, start: Pose, goal: Pose, word: PathWord) -> TurningPath {
         let first_sign = if word == PathWord::Rlr { -1.0 } else { 1.0 };
         let r = self.radius;
         let (first_center, last_center) = self.outer_centers(start, goal, (first_sign, first_sign));
@@ -466,11 +465,11 @@ impl Setup {
     }
 
     /// Every feasible word, worked out exactly, in [`Setup::word`]'s order.
-    fn words(&self) -> impl Iterator<Item = Word> + '_ {
+    pub(super) fn words(&self) -> impl Iterator<Item = Word> + '_ {
         (0..WORDS).filter_map(|index| self.word(index))
     }
 
-    fn build(&self, start: Pose, word: Word) -> TurningPath {
+    pub(super) fn build(&self, start: Pose, word: Word) -> TurningPath {
         use PathWord::{Lrl, Lsl, Lsr, Rlr, Rsl};
         let first = if matches!(word.word, Lsl | Lsr | Lrl) {
             L
@@ -508,7 +507,7 @@ impl Setup {
 }
 
 /// The shortest word, as [`Setup::shortest`] found it.
-enum Shortest {
+pub(super) enum Shortest {
     /// An arc-line-arc word clearly shorter than the rest, as estimated.
     Csc(CscLane),
     /// RLR or LRL, clearly shorter than the rest.
@@ -565,60 +564,6 @@ fn middle_turn(cos_p: f64) -> Option<f64> {
     }
     let p = TAU - fast_acos(cos_p);
     (p < TAU - SNAP).then_some(p)
-}
-
-#[inline(always)]
-fn check(start: &Pose, goal: &Pose, radius: f32) -> Result<(), PlanError> {
-    let values = [
-        start.position.x,
-        start.position.y,
-        start.heading,
-        goal.position.x,
-        goal.position.y,
-        goal.heading,
-    ];
-    check_query(values, radius, &[("start pose", 3), ("goal pose", 3)])
-}
-
-/// The shortest path from `start` that arrives at `goal`'s position facing
-/// `goal`'s heading, never turning tighter than `radius`.
-///
-/// ```
-/// use kerb_turning::{Pose, plan_to_pose};
-/// use glam::Vec2;
-///
-/// // A U-turn into the next lane needs a full half circle and more.
-/// let start = Pose::new(Vec2::ZERO, 0.0);
-/// let goal = Pose::new(Vec2::new(0.0, 4.0), std::f32::consts::PI);
-/// let path = plan_to_pose(start, goal, 5.0).unwrap();
-/// assert!(path.length() > std::f32::consts::PI * 4.0 / 2.0);
-/// assert!(path.end().position.distance(goal.position) < 1e-4);
-/// ```
-pub fn plan_to_pose(start: Pose, goal: Pose, radius: f32) -> Result<TurningPath, PlanError> {
-    check(&start, &goal, radius)?;
-    let setup = Setup::new(start, goal, radius);
-    // Each arm returns on its own so that the path is written straight into
-    // the result rather than copied there.
-    match setup.shortest() {
-        Shortest::Csc(lane) => Ok(setup.build_estimated(start, goal, lane)),
-        Shortest::ThreeTurns(word) => Ok(setup.build_three_turns(start, goal, word)),
-        // LSL and RSR are always feasible, so there is always a shortest.
-        Shortest::Exact(word) => Ok(word.map_or(TurningPath::stationary(start), |word| {
-            setup.build(start, word)
-        })),
-    }
-}
-
-/// Every feasible Dubins path from `start` to `goal`, shortest first.
-pub fn candidates_to_pose(start: Pose, goal: Pose, radius: f32) -> Result<Candidates, PlanError> {
-    check(&start, &goal, radius)?;
-    let setup = Setup::new(start, goal, radius);
-    let mut candidates = Candidates::default();
-    setup
-        .words()
-        .for_each(|word| candidates.push(setup.build(start, word)));
-    candidates.sort();
-    Ok(candidates)
 }
 
 #[cfg(test)]

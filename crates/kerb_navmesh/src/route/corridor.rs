@@ -8,7 +8,7 @@ use glam::Vec2;
 use kerb_turning::Pose;
 
 use crate::mesh::{NO_NEIGHBOR, NavMesh, PolygonId};
-use crate::route_error::RouteError;
+use crate::route::RouteError;
 
 /// What the search knows about one polygon. One record per polygon keeps a
 /// visit to a single cache line.

@@ -6,7 +6,7 @@ use glam::Vec2;
 use kerb_turning::{Candidates, Pose, TurningPath, candidates_to_point, candidates_to_pose};
 
 use crate::mesh::NavMesh;
-use crate::route_error::RouteError;
+use crate::route::RouteError;
 
 /// How many polyline points ahead a single turning path may aim for,
 /// skipping the corners between.

@@ -5,8 +5,16 @@ use glam::Vec2;
 use kerb_turning::{PlanError, Pose, TurningPath};
 
 use crate::mesh::{NavMesh, PolygonId};
-use crate::route_error::RouteError;
-use crate::smoothing::Driver;
+mod corridor;
+mod error;
+mod legs;
+mod string_pull;
+mod turn_around;
+
+pub use error::RouteError;
+pub use string_pull::Portal;
+
+use legs::Driver;
 
 /// How much of a goal's own distance from the walls the last leg must keep,
 /// when the goal is closer to a wall than the clearance: rounding must not

@@ -1,18 +1,18 @@
-//! From a world file to a validated [`World`]: every check, then adjacency
+//! From a world file to a validated [`ValidWorld`]: every check, then adjacency
 //! and the location grids.
 
-use std::collections::HashMap;
 
 use glam::{DVec2, Vec2};
+use rustc_hash::FxHashMap;
 
-use crate::grid::{Aabb, Grid};
+use crate::mesh::{Aabb, Grid};
 use crate::mesh::{EdgePlane, NO_NEIGHBOR, NavMesh, PolygonId};
 use crate::{Model, ModelKind, PolygonRef, WorldError, WorldFile};
 
 /// A validated world: the navmesh made from its walkable models and the
 /// scenery to draw.
 #[derive(Clone, Debug)]
-pub struct World {
+pub struct ValidWorld {
     /// The world's name.
     pub name: String,
     /// The walkable area.
@@ -33,16 +33,16 @@ pub struct SceneryModel {
     pub polygons: Vec<Vec<Vec2>>,
 }
 
-impl World {
+impl ValidWorld {
     /// Parses and validates a world file.
-    pub fn from_ron(text: &str) -> Result<World, WorldError> {
+    pub fn from_ron(text: &str) -> Result<ValidWorld, WorldError> {
         WorldFile::from_ron(text)?.validate()
     }
 }
 
 impl WorldFile {
     /// Checks everything and builds the navmesh, adjacency and grids.
-    pub fn validate(&self) -> Result<World, WorldError> {
+    pub fn validate(&self) -> Result<ValidWorld, WorldError> {
         for (model_index, model) in self.models.iter().enumerate() {
             check_finite(model_index, model)?;
         }
@@ -55,7 +55,7 @@ impl WorldFile {
                 scenery.push(scenery_model(model_index, model)?);
             }
         }
-        Ok(World {
+        Ok(ValidWorld {
             name: self.name.clone(),
             navmesh: builder.finish()?,
             scenery,
@@ -188,38 +188,6 @@ fn quadrant(d: DVec2) -> u32 {
     }
 }
 
-/// A multiplicative hasher for the integer keys used here: the default
-/// SipHash is built to resist attackers, and costs more than validation's
-/// own work on large worlds.
-#[derive(Clone, Copy, Default)]
-struct FastHash;
-
-impl std::hash::BuildHasher for FastHash {
-    type Hasher = FastHasher;
-    fn build_hasher(&self) -> FastHasher {
-        FastHasher(0)
-    }
-}
-
-struct FastHasher(u64);
-
-impl std::hash::Hasher for FastHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.write_u64(u64::from(byte));
-        }
-    }
-    fn write_u32(&mut self, value: u32) {
-        self.write_u64(u64::from(value));
-    }
-    fn write_u64(&mut self, value: u64) {
-        self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
-    }
-}
-
 fn scenery_model(model_index: usize, model: &Model) -> Result<SceneryModel, WorldError> {
     let vertex = |i: u32| {
         let (x, y) = model.vertices[i as usize];
@@ -257,7 +225,7 @@ struct Origin {
 struct MeshBuilder {
     vertices: Vec<Vec2>,
     /// Welds vertices at identical coordinates across walkable models.
-    welded: HashMap<(u32, u32), u32, FastHash>,
+    welded: FxHashMap<(u32, u32), u32>,
     polygons: Vec<Vec<u32>>,
     origins: Vec<Origin>,
 }
@@ -394,8 +362,8 @@ impl MeshBuilder {
     fn link_edges(&self, starts: &[u32], corners: &[u32]) -> Result<Vec<u32>, WorldError> {
         let mut neighbors = vec![NO_NEIGHBOR; corners.len()];
         // Edge (low, high) -> (polygon, corner, runs low to high, matched).
-        let mut open: HashMap<(u32, u32), (u32, u32, bool, bool), FastHash> =
-            HashMap::with_capacity_and_hasher(corners.len(), FastHash);
+        let mut open: FxHashMap<(u32, u32), (u32, u32, bool, bool)> =
+            FxHashMap::with_capacity_and_hasher(corners.len(), Default::default());
         for (polygon, window) in starts.windows(2).enumerate() {
             let (start, end) = (window[0] as usize, window[1] as usize);
             for corner in start..end {

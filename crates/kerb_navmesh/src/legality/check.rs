@@ -2,32 +2,9 @@
 //! done exactly by intersecting arcs and lines with the walls.
 
 use glam::Vec2;
-use kerb_turning::{
-    Candidates, PlanError, Pose, Segment, TurningPath, candidates_to_point, candidates_to_pose,
-    plan_to_point, plan_to_pose,
-};
+use kerb_turning::{Segment, TurningPath};
 
-use crate::grid::Aabb;
-use crate::mesh::{NavMesh, PolygonId, closest_point_on_segment};
-
-/// The shortest walkable path for a query, or why there is none.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum WalkablePlan {
-    /// The shortest candidate that stays on the walkable area.
-    Path(TurningPath),
-    /// Every candidate leaves the walkable area (or the start is off it).
-    Blocked,
-}
-
-impl WalkablePlan {
-    /// The path, if there is one.
-    pub fn path(self) -> Option<TurningPath> {
-        match self {
-            WalkablePlan::Path(path) => Some(path),
-            WalkablePlan::Blocked => None,
-        }
-    }
-}
+use crate::mesh::{Aabb, NavMesh, PolygonId, closest_point_on_segment};
 
 /// A point where a piece of path meets a boundary, with the direction of
 /// travel there.
@@ -270,104 +247,6 @@ impl NavMesh {
     fn is_outside(&self, p: Vec2) -> bool {
         let rounding = 1e-6 * (1.0 + p.abs().max_element());
         self.locate(p).is_none() && self.distance_to_wall(p, rounding) >= rounding
-    }
-
-    /// The distance from `p` to the nearest wall, or `limit` if no wall is
-    /// closer than that. Only the walls within `limit` are looked at.
-    pub fn distance_to_wall(&self, p: Vec2, limit: f32) -> f32 {
-        self.nearest_wall_point(p, limit)
-            .map_or(limit.max(0.0), |q| q.distance(p))
-    }
-
-    /// The closest point of any wall to `p`, if one is within `limit`.
-    pub fn nearest_wall_point(&self, p: Vec2, limit: f32) -> Option<Vec2> {
-        let limit = limit.max(0.0);
-        let (c0, r0, c1, r1) = self
-            .wall_grid
-            .cell_range(Aabb { min: p, max: p }.grown(limit));
-        let mut nearest = None;
-        let mut best = limit;
-        for row in r0..=r1 {
-            for column in c0..=c1 {
-                for &wall in self.wall_grid.cell(column, row) {
-                    let (polygon, corner) = self.walls[wall as usize];
-                    let (a, b) = self.edge(PolygonId(polygon), corner as usize);
-                    let q = closest_point_on_segment(a, b, p);
-                    let distance = q.distance(p);
-                    if distance <= best {
-                        best = distance;
-                        nearest = Some(q);
-                    }
-                }
-            }
-        }
-        nearest
-    }
-
-    /// The shortest of `candidates` that stays walkable with `clearance`.
-    pub fn shortest_walkable(&self, candidates: &Candidates, clearance: f32) -> WalkablePlan {
-        self.first_walkable(candidates.iter(), clearance)
-    }
-
-    /// The first of `paths` that stays walkable with `clearance`.
-    fn first_walkable<'a>(
-        &self,
-        paths: impl IntoIterator<Item = &'a TurningPath>,
-        clearance: f32,
-    ) -> WalkablePlan {
-        paths
-            .into_iter()
-            .find(|path| self.is_walkable(path, clearance))
-            .map_or(WalkablePlan::Blocked, |path| WalkablePlan::Path(*path))
-    }
-
-    /// The shortest walkable turning path from `start` to the point `goal`.
-    pub fn plan_walkable_to_point(
-        &self,
-        start: Pose,
-        goal: Vec2,
-        radius: f32,
-        clearance: f32,
-    ) -> Result<WalkablePlan, PlanError> {
-        let shortest = plan_to_point(start, goal, radius)?;
-        Ok(self.shortest_walkable_after(shortest, clearance, || {
-            candidates_to_point(start, goal, radius)
-        }))
-    }
-
-    /// The shortest walkable turning path from `start` arriving at `goal`'s
-    /// position facing its heading.
-    pub fn plan_walkable_to_pose(
-        &self,
-        start: Pose,
-        goal: Pose,
-        radius: f32,
-        clearance: f32,
-    ) -> Result<WalkablePlan, PlanError> {
-        let shortest = plan_to_pose(start, goal, radius)?;
-        Ok(self.shortest_walkable_after(shortest, clearance, || {
-            candidates_to_pose(start, goal, radius)
-        }))
-    }
-
-    /// `shortest` if it is walkable, else the shortest walkable of the
-    /// other candidates. The shortest path usually is walkable, and planning
-    /// it alone costs a fraction of enumerating and building every
-    /// candidate.
-    fn shortest_walkable_after(
-        &self,
-        shortest: TurningPath,
-        clearance: f32,
-        all_candidates: impl FnOnce() -> Result<Candidates, PlanError>,
-    ) -> WalkablePlan {
-        if self.is_walkable(&shortest, clearance) {
-            return WalkablePlan::Path(shortest);
-        }
-        // The inputs were already checked, so the candidates cannot fail.
-        all_candidates().map_or(WalkablePlan::Blocked, |candidates| {
-            let others = candidates.iter().filter(|path| !path.same_route(&shortest));
-            self.first_walkable(others, clearance)
-        })
     }
 }
 

@@ -2,7 +2,7 @@
 //! circles by a margin: outside both (nine queries in ten), or well inside
 //! one.
 //!
-//! The general build in [`crate::to_point`] works in `f64` so that rounding
+//! The general build in [`super::exact`] works in `f64` so that rounding
 //! never decides between a short turn and a full circle. A goal this far
 //! from the circles' edges leaves rounding nothing to decide, and the path
 //! is stored in `f32` anyway. The `f64` build's sine and cosine of the
@@ -17,7 +17,7 @@ use std::f32::consts::FRAC_PI_2;
 use glam::{Vec2, Vec4};
 
 use crate::angle::positive_atan2_x4;
-use crate::angle32::{atan2_upper, sin_cos};
+use crate::angle::f32_math::{atan2_upper, sin_cos};
 use crate::{PathWord, PlanError, Pose, Segment, TurningPath};
 
 /// How far from a circle's edge a goal must be for this build: `h² - r²`
@@ -61,7 +61,7 @@ const MAX_SCALE_SQ: f32 = f32::MAX / 64.0;
 /// the plan from 30 to 35 ns (an `Option` with two ways to `None`: to 54
 /// ns, its loads overlapping its stores).
 #[inline(always)]
-pub(crate) fn plan_to_point_f32(
+pub(super) fn plan(
     start: Pose,
     goal: Vec2,
     radius: f32,
@@ -215,7 +215,7 @@ impl Frame {
         general: impl Fn(Pose, Vec2, f32) -> Result<TurningPath, PlanError>,
     ) -> Result<TurningPath, PlanError> {
         let r = self.radius;
-        let band = 2.0 * r * crate::to_point::on_circle(self.start.position, goal, r);
+        let band = 2.0 * r * super::on_circle(self.start.position, goal, r);
         let inside = -straight_sq > 2.0 * band;
         if !((r * r).is_normal() && inside) {
             return general(self.start, goal, r);
@@ -291,9 +291,9 @@ fn within_a_turn(heading: f32) -> f32 {
 /// This build's path, or `None` where it leaves the query to the general
 /// build.
 #[cfg(test)]
-pub(crate) fn f32_build(start: Pose, goal: Vec2, radius: f32) -> Option<TurningPath> {
+pub(super) fn f32_build(start: Pose, goal: Vec2, radius: f32) -> Option<TurningPath> {
     let general = std::cell::Cell::new(false);
-    let path = plan_to_point_f32(start, goal, radius, |start, _, _| {
+    let path = plan(start, goal, radius, |start, _, _| {
         general.set(true);
         Ok(TurningPath::stationary(start))
     });
