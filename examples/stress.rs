@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use bevy::app::{TaskPoolOptions, TaskPoolThreadAssignmentPolicy};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use bevy_kerb::kerb_navmesh::{PolygonId, World as TownWorld};
+use bevy_kerb::kerb_navmesh::{PolygonId, ValidWorld};
 use bevy_kerb::kerb_steering::UnitRng;
 use bevy_kerb::prelude::*;
 use bevy_kerb::{Intent, Motion, WanderMemory};
@@ -64,7 +64,7 @@ const TICK: Duration = Duration::from_nanos(1_000_000_000 / 60);
 
 /// Spawns the units: one in ten a tank, the rest pedestrians, spread over the
 /// town with a fixed seed.
-fn spawn_units(app: &mut App, world: &TownWorld, agents: u32) {
+fn spawn_units(app: &mut App, world: &ValidWorld, agents: u32) {
     let mesh = &world.navmesh;
     let polygons = mesh.polygon_count() as u64;
     for i in 0..u64::from(agents) {
@@ -72,16 +72,13 @@ fn spawn_units(app: &mut App, world: &TownWorld, agents: u32) {
         let polygon = PolygonId((rng.next_u64() % polygons) as u32);
         let position = mesh.centroid(polygon);
         let heading = rng.next_angle();
-        let tank = i % 10 == 0;
+        let preset = if i % 10 == 0 {
+            UnitPreset::TANK
+        } else {
+            UnitPreset::PEDESTRIAN
+        };
         app.world_mut().spawn((
-            Unit,
-            TurningRadius(if tank { 10.0 } else { 0.8 }),
-            Speed(if tank { 4.5 } else { 1.4 }),
-            Wander {
-                offset: if tank { 20.0 } else { 3.0 },
-                radius: if tank { 8.0 } else { 1.5 },
-                rate: if tank { 0.5 } else { 1.2 },
-            },
+            preset.wanderer(),
             Transform::from_translation(position.extend(0.0))
                 .with_rotation(Quat::from_rotation_z(heading)),
         ));
@@ -211,7 +208,7 @@ fn main() -> ExitCode {
     };
     let world = match std::fs::read_to_string(&options.world)
         .map_err(|e| e.to_string())
-        .and_then(|text| TownWorld::from_ron(&text).map_err(|e| e.to_string()))
+        .and_then(|text| ValidWorld::from_ron(&text).map_err(|e| e.to_string()))
     {
         Ok(world) => world,
         Err(message) => {

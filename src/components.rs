@@ -4,9 +4,10 @@
 //! defaults; add [`Wander`] to make it roam, or [`Destination`] to send it
 //! somewhere.
 
+use crate::state::{Intent, Motion, WanderMemory};
 use bevy::prelude::*;
-use kerb_steering::{WanderParams, WanderState};
-use kerb_turning::TurningPath;
+use kerb_navmesh::PolygonId;
+use kerb_steering::WanderParams;
 
 /// A ground unit that turns no tighter than its [`TurningRadius`], moves at
 /// its [`Speed`] and stays on the walkable area.
@@ -64,14 +65,28 @@ impl UnitPose {
 }
 
 /// The navmesh polygon the unit stands in, `None` until it is placed.
+/// Written by kerb only.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
 pub struct NavLocation {
-    /// Index of the polygon in the active world's navmesh.
-    pub polygon: Option<u32>,
+    #[reflect(ignore)]
+    pub(crate) polygon: Option<PolygonId>,
 }
 
-/// Roam at random, as in the seed: aim at a point on a circle of `radius`
+impl NavLocation {
+    /// The polygon of the active world's navmesh the unit stands in, or
+    /// `None` until it is placed.
+    pub fn polygon(&self) -> Option<PolygonId> {
+        self.polygon
+    }
+
+    /// Whether the unit stands on the navmesh.
+    pub fn is_placed(&self) -> bool {
+        self.polygon.is_some()
+    }
+}
+
+/// Roam at random, as in the Unity cookbook's Wander: aim at a point on a circle of `radius`
 /// placed `offset` ahead, whose angle wanders at `rate`.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Default, Debug)]
@@ -107,34 +122,16 @@ impl Wander {
     }
 }
 
-/// A wandering unit's memory: its wander angle and random stream, seeded
-/// from [`crate::KerbSettings::seed`] and the entity when the unit first
-/// needs a wander target.
-#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
-#[reflect(Component, Default, Debug)]
-pub struct WanderMemory {
-    /// The wander state (angle and stream).
-    #[reflect(ignore)]
-    pub state: WanderState,
-    /// Whether the stream has been seeded.
-    pub seeded: bool,
-    /// The time (seconds on the schedule's clock) up to which the angle has
-    /// wandered. The angle's change over `t` seconds is one normal draw with
-    /// variance `rate² t`, so applying it only when a target is picked is
-    /// exact in distribution, and an idle tick neither draws nor writes.
-    pub wandered_until: f64,
-}
-
 /// Where to go. Insert it to send a unit; kerb removes it on arrival
 /// (sending [`crate::Arrived`]) or when no walkable path exists (sending
 /// [`crate::Blocked`]).
 ///
 /// A destination in the unit's polygon or a neighbouring one is reached
 /// with one turning path; anything further, or anything the direct path
-/// cannot reach, with a [`FollowedRoute`] across the navmesh.
+/// cannot reach, with a [`crate::FollowedRoute`] across the navmesh.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Debug)]
-#[require(FollowedRoute)]
+#[require(crate::FollowedRoute)]
 pub enum Destination {
     /// Reach a point, facing whichever way the path ends.
     Point(Vec2),
@@ -145,104 +142,4 @@ pub enum Destination {
         /// Which way to face on arrival.
         heading: f32,
     },
-}
-
-/// The route a unit with a far [`Destination`] follows: turning paths
-/// ("legs") driven one after another, exactly as a single path is.
-#[derive(Component, Reflect, Clone, Debug, Default, PartialEq)]
-#[reflect(Component, Default, Debug)]
-pub struct FollowedRoute {
-    /// The route being driven, if any.
-    #[reflect(ignore)]
-    pub route: Option<kerb_navmesh::Route>,
-    /// Index of the leg in [`Motion::path`] within `route.legs()`.
-    pub leg: usize,
-    /// Why the last route asked for could not be found, if it could not.
-    #[reflect(ignore)]
-    pub last_error: Option<kerb_navmesh::RouteError>,
-}
-
-impl FollowedRoute {
-    /// The leg after the current one, if there is one.
-    pub fn next_leg(&self) -> Option<&TurningPath> {
-        self.route.as_ref()?.legs().get(self.leg + 1)
-    }
-
-    /// Forgets the route.
-    pub fn clear(&mut self) {
-        self.route = None;
-        self.leg = 0;
-    }
-}
-
-/// What the unit is doing: its goal, its turning path and how far along it
-/// it has driven.
-#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
-#[reflect(Component, Default, Debug)]
-pub struct Motion {
-    /// The path being followed, sampled exactly each tick.
-    #[reflect(ignore)]
-    pub path: TurningPath,
-    /// Distance driven along `path`.
-    pub travelled: f32,
-    /// The current goal.
-    pub goal: Goal,
-    /// Whether the unit is backing along `path` (facing the other way), which
-    /// a boxed-in wanderer does to get out: it never turns tighter instead.
-    pub reversing: bool,
-    /// How many plans in a row found no walkable path.
-    pub blocked_streak: u8,
-}
-
-impl Motion {
-    /// Whether the unit has a path it has not finished.
-    pub fn is_moving(&self) -> bool {
-        self.travelled < self.path.length()
-    }
-
-    /// Drops the path and stands at `pose` (goal unchanged).
-    pub fn stand_at(&mut self, pose: UnitPose) {
-        self.path = TurningPath::stationary(pose.to_pose());
-        self.travelled = 0.0;
-    }
-}
-
-/// What a unit means to do this tick: where its path wants it, before
-/// confinement, and what it needs from kerb next.
-///
-/// Kept apart from [`Motion`], and small, because every pass of every tick
-/// reads it for every unit, while most units need nothing but the next
-/// sample of their path: the passes that only look here read a few bytes
-/// per unit instead of the whole path.
-#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
-#[reflect(Component, Default, Debug)]
-pub struct Intent {
-    /// Where the path wants the unit this tick, before confinement.
-    pub desired: UnitPose,
-    /// What kerb must do for this unit next.
-    pub pending: Pending,
-}
-
-/// A unit's current goal.
-#[derive(Reflect, Clone, Copy, Debug, Default, PartialEq)]
-pub enum Goal {
-    /// Nothing to reach: stand still.
-    #[default]
-    None,
-    /// Reach a point (a wander target or a [`Destination::Point`]).
-    Point(Vec2),
-    /// Reach a pose ([`Destination::Pose`]).
-    Pose(Vec2, f32),
-}
-
-/// What a unit needs from kerb before it can keep moving.
-#[derive(Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Pending {
-    /// Nothing: keep following the path.
-    #[default]
-    Nothing,
-    /// A wanderer needs a new wander target.
-    NewTarget,
-    /// The goal is set; a path must be planned to it.
-    Plan,
 }

@@ -6,9 +6,8 @@ use bevy::prelude::*;
 use kerb_navmesh::PolygonId;
 use kerb_turning::{Segment, TurningPath};
 
-use crate::components::{
-    FollowedRoute, Motion, NavLocation, TurningRadius, Unit, UnitPose, Wander, WanderMemory,
-};
+use crate::components::{NavLocation, TurningRadius, Unit, UnitPose, Wander};
+use crate::state::{FollowedRoute, Motion, WanderMemory};
 use crate::world_asset::{KerbWorld, WorldAsset};
 
 /// kerb's own gizmo group, so its line width and visibility can be set
@@ -171,16 +170,16 @@ fn draw_units(
 ) {
     for (pose, motion, location, radius, wander, memory, followed, selected) in &units {
         let color = if selected { SELECTED } else { PATH };
-        let route = followed.and_then(|f| f.route.as_ref().map(|route| (f.leg, route)));
+        let route = followed.and_then(|f| f.route().map(|route| (f.leg(), route)));
         if (settings.paths || selected) && route.is_none() {
-            draw_path(&mut gizmos, &motion.path, color);
+            draw_path(&mut gizmos, motion.path(), color);
         }
         if let Some((leg, route)) = route
             && (settings.routes || selected)
         {
             // The string-pulled polyline, then what is left to drive.
             gizmos.linestrip_2d(route.polyline().iter().copied(), ROUTE_POLYLINE);
-            draw_path_from(&mut gizmos, &motion.path, motion.travelled, color);
+            draw_path_from(&mut gizmos, motion.path(), motion.travelled(), color);
             for leg in route.legs().iter().skip(leg + 1) {
                 draw_path(&mut gizmos, leg, color);
             }
@@ -191,9 +190,11 @@ fn draw_units(
             let params = wander.params();
             let center = pose.position + Vec2::from_angle(pose.heading) * params.offset;
             gizmos.circle_2d(Isometry2d::from_translation(center), params.radius, WANDER);
-            let target = memory.state.target(&params, pose.position, pose.heading);
-            gizmos.line_2d(center, target, WANDER);
-            if let crate::Goal::Point(goal) = motion.goal {
+            if let Some(state) = memory.state() {
+                let target = state.target(&params, pose.position, pose.heading);
+                gizmos.line_2d(center, target, WANDER);
+            }
+            if let crate::Goal::Point(goal) = motion.goal() {
                 gizmos.circle_2d(Isometry2d::from_translation(goal), 0.4, WANDER);
             }
         }
@@ -203,10 +204,10 @@ fn draw_units(
                 radius.0,
                 SELECTED.with_alpha(0.3),
             );
-            if let (Some(polygon), Some(world)) = (location.polygon, world.get(&assets)) {
+            if let (Some(polygon), Some(world)) = (location.polygon(), world.get(&assets)) {
                 let mesh = &world.navmesh;
-                if polygon < mesh.polygon_count() as u32 {
-                    outline(&mut gizmos, mesh, PolygonId(polygon), SELECTED);
+                if polygon.index() < mesh.polygon_count() {
+                    outline(&mut gizmos, mesh, polygon, SELECTED);
                 }
             }
         }

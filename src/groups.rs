@@ -5,6 +5,7 @@ use bevy::prelude::*;
 use kerb_steering::UnitRng;
 
 use crate::components::{NavLocation, Speed, TurningRadius, Unit, Wander};
+use crate::presets::UnitPreset;
 use crate::settings::KerbSettings;
 use crate::world_asset::{KerbWorld, WorldAsset};
 
@@ -25,6 +26,21 @@ pub struct GroupSettings {
     /// Members spawn in clusters of this many around a shared spot (1:
     /// each on its own), so crowds start out as crowds.
     pub cluster_size: u32,
+}
+
+impl GroupSettings {
+    /// A group of `count` units of one kind, spawned in clusters of
+    /// `cluster_size`.
+    pub fn new(name: impl Into<String>, preset: UnitPreset, count: u32, cluster_size: u32) -> Self {
+        Self {
+            name: name.into(),
+            turning_radius: preset.turning_radius,
+            speed: preset.speed,
+            wander: preset.wander,
+            count,
+            cluster_size,
+        }
+    }
 }
 
 /// Every group, by index; [`GroupMember`] refers to them.

@@ -6,26 +6,25 @@ mod debug;
 #[cfg(feature = "egui")]
 mod egui_panel;
 mod groups;
-#[cfg(test)]
-mod headless_tests;
 mod messages;
 mod plugin;
+mod presets;
 mod settings;
+mod state;
 mod systems;
 mod world_asset;
 
-pub use components::{
-    Destination, FollowedRoute, Goal, Intent, Motion, NavLocation, Pending, Speed, TurningRadius,
-    Unit, UnitPose, Wander, WanderMemory,
-};
+pub use components::{Destination, NavLocation, Speed, TurningRadius, Unit, UnitPose, Wander};
 #[cfg(feature = "debug")]
 pub use debug::{KerbDebugPlugin, KerbDebugSettings, KerbGizmos, Selected};
 #[cfg(feature = "egui")]
 pub use egui_panel::{KerbEguiPlugin, PanelState};
 pub use groups::{GroupMember, GroupSettings, RestartGroups, UnitGroups, UnitGroupsPlugin};
-pub use messages::{Arrived, Blocked};
+pub use messages::{Arrived, BlockReason, Blocked};
 pub use plugin::{KerbPlugin, KerbSystems};
+pub use presets::UnitPreset;
 pub use settings::{KerbSettings, KerbStats};
+pub use state::{FollowedRoute, Goal, Intent, Motion, Pending, WanderMemory};
 pub use world_asset::{KerbWorld, WorldAsset, WorldAssetLoader, WorldLoadError};
 
 pub use kerb_navmesh;
@@ -37,9 +36,10 @@ pub mod prelude {
     #[cfg(feature = "egui")]
     pub use crate::KerbEguiPlugin;
     pub use crate::{
-        Arrived, Blocked, Destination, FollowedRoute, GroupMember, GroupSettings, KerbPlugin,
-        KerbSettings, KerbStats, KerbSystems, KerbWorld, Motion, NavLocation, Speed, TurningRadius,
-        Unit, UnitGroups, UnitGroupsPlugin, UnitPose, Wander, WorldAsset,
+        Arrived, BlockReason, Blocked, Destination, FollowedRoute, GroupMember, GroupSettings,
+        KerbPlugin, KerbSettings, KerbStats, KerbSystems, KerbWorld, Motion, NavLocation, Speed,
+        TurningRadius, Unit, UnitGroups, UnitGroupsPlugin, UnitPose, UnitPreset, Wander,
+        WorldAsset,
     };
     #[cfg(feature = "debug")]
     pub use crate::{KerbDebugPlugin, KerbDebugSettings, Selected};

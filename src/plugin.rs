@@ -3,12 +3,10 @@
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 
-use crate::components::{
-    Destination, FollowedRoute, Goal, Intent, Motion, NavLocation, Pending, Speed, TurningRadius,
-    Unit, UnitPose, Wander, WanderMemory,
-};
+use crate::components::{Destination, NavLocation, Speed, TurningRadius, Unit, UnitPose, Wander};
 use crate::messages::{Arrived, Blocked};
 use crate::settings::{KerbSettings, KerbStats};
+use crate::state::{FollowedRoute, Goal, Intent, Motion, Pending, WanderMemory};
 use crate::systems;
 use crate::world_asset::{KerbWorld, WorldAsset, WorldAssetLoader};
 

@@ -4,18 +4,18 @@ use std::sync::Arc;
 
 use bevy::asset::{AssetLoader, LoadContext, io::Reader};
 use bevy::prelude::*;
-use kerb_navmesh::{World, WorldError};
+use kerb_navmesh::{ValidWorld, WorldError};
 
 /// A loaded, validated `*.world.ron` file: the navmesh and the scenery.
 #[derive(Asset, TypePath, Clone, Debug)]
 pub struct WorldAsset {
     /// The validated world, shared cheaply.
-    pub world: Arc<World>,
+    pub world: Arc<ValidWorld>,
 }
 
 impl WorldAsset {
     /// Wraps a world built in code.
-    pub fn new(world: World) -> Self {
+    pub fn new(world: ValidWorld) -> Self {
         Self {
             world: Arc::new(world),
         }
@@ -60,7 +60,7 @@ impl AssetLoader for WorldAssetLoader {
         let mut bytes = Vec::new();
         reader.read_to_end(&mut bytes).await?;
         let text = std::str::from_utf8(&bytes)?;
-        World::from_ron(text)
+        ValidWorld::from_ron(text)
             .map(WorldAsset::new)
             .map_err(|source| WorldLoadError::Invalid {
                 path: load_context.path().to_string(),
@@ -95,12 +95,12 @@ impl KerbWorld {
     }
 
     /// Uses a world built in code: adds it to `assets` and points at it.
-    pub fn from_built(world: World, assets: &mut Assets<WorldAsset>) -> Self {
+    pub fn from_built(world: ValidWorld, assets: &mut Assets<WorldAsset>) -> Self {
         Self::new(assets.add(WorldAsset::new(world)))
     }
 
     /// The world, once loaded.
-    pub fn get<'a>(&self, assets: &'a Assets<WorldAsset>) -> Option<&'a World> {
+    pub fn get<'a>(&self, assets: &'a Assets<WorldAsset>) -> Option<&'a ValidWorld> {
         assets.get(&self.handle).map(|asset| asset.world.as_ref())
     }
 }

@@ -1,5 +1,5 @@
 //! Confined movement on meshes of 100, 10,000 and 1,000,000 polygons against
-//! the seed's baseline (test the desired position against every polygon),
+//! the path-polygon thesis's baseline (test the desired position against every polygon),
 //! and loading a 1,000,000-polygon world: parsing against validation.
 
 use std::hint::black_box;
@@ -38,7 +38,7 @@ fn units(mesh: &NavMesh, side: f32) -> Vec<Unit> {
         .collect()
 }
 
-/// The seed: accept the desired position if some polygon holds it.
+/// The path-polygon thesis: accept the desired position if some polygon holds it.
 fn seed_step(mesh: &NavMesh, unit: &mut Unit) {
     let desired = unit.position + unit.step;
     if let Some(polygon) = mesh

@@ -45,7 +45,9 @@ fn queries(mesh: &NavMesh) -> Vec<(Pose, Vec2)> {
 }
 
 fn routes(c: &mut Criterion) {
-    let mesh = ValidWorld::from_ron(TOWN).expect("the town is valid").navmesh;
+    let mesh = ValidWorld::from_ron(TOWN)
+        .expect("the town is valid")
+        .navmesh;
     // polyanya loses its way at the strips' straight-angle corners (it finds
     // 1 path in 64 on them), so it searches the same area in 4 m cells.
     let cells = town_cells(TOWN_SEED)

@@ -85,7 +85,7 @@ impl Random {
     }
 }
 
-/// The seed `assets/worlds/town.world.ron` was generated with.
+/// The random seed `assets/worlds/town.world.ron` was generated with.
 pub const TOWN_SEED: u64 = 2001;
 
 /// The town's layout, in cells of [`TOWN_CELL`] metres.

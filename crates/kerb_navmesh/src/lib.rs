@@ -27,4 +27,4 @@ mod world;
 pub use legality::WalkablePlan;
 pub use mesh::{Aabb, EdgeLink, MoveResult, NavMesh, PolygonId, closest_point_on_segment};
 pub use route::{Portal, Route, RouteError, RouteGoal};
-pub use world::{Model, ModelKind, PolygonRef, SceneryModel, ValidWorld, WorldError, WorldFile};
+pub use world::{Model, ModelKind, PolygonRef, ResolvedModel, ValidWorld, WorldError, WorldFile};

@@ -29,7 +29,7 @@ fn holey() -> NavMesh {
     .navmesh
 }
 
-/// The seed's baseline, to compare against: scan every polygon.
+/// The path-polygon thesis's baseline, to compare against: scan every polygon.
 fn locate_by_scan(mesh: &NavMesh, p: Vec2) -> Option<PolygonId> {
     let owner = mesh.polygon_ids().find(|&id| mesh.owns(id, p));
     owner.or_else(|| mesh.polygon_ids().find(|&id| mesh.contains_closed(id, p)))
@@ -233,13 +233,8 @@ fn wall_distance(mesh: &NavMesh, p: Vec2) -> f32 {
 }
 
 fn random_walk(mesh: &NavMesh, seed: u64, steps: usize) {
-    let mut state = seed;
-    let mut next = move || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((state >> 40) as f32) / (1u64 << 24) as f32
-    };
+    let mut random = kerb_navmesh::generate::Random::new(seed);
+    let mut next = move || random.unit();
     let mut polygon = PolygonId(0);
     let mut position = mesh.centroid(polygon);
     let mut heading: f32 = 0.0;

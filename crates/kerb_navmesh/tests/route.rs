@@ -15,8 +15,11 @@ use support::block_with_pavements;
 const SMALL: &str = include_str!("../../../assets/worlds/small.world.ron");
 const TOWN: &str = include_str!("../../../assets/worlds/town.world.ron");
 
-static TOWN_MESH: LazyLock<NavMesh> =
-    LazyLock::new(|| ValidWorld::from_ron(TOWN).expect("the town is valid").navmesh);
+static TOWN_MESH: LazyLock<NavMesh> = LazyLock::new(|| {
+    ValidWorld::from_ron(TOWN)
+        .expect("the town is valid")
+        .navmesh
+});
 
 /// The town's visibility graph: the exact shortest path oracle.
 static TOWN_VISIBILITY: LazyLock<VisibilityGraph> =

@@ -2,7 +2,9 @@
 
 use glam::Vec2;
 use kerb_navmesh::generate::{TOWN_SEED, grid_world, town};
-use kerb_navmesh::{EdgeLink, Model, ModelKind, NavMesh, PolygonId, ValidWorld, WorldError, WorldFile};
+use kerb_navmesh::{
+    EdgeLink, Model, ModelKind, NavMesh, PolygonId, ValidWorld, WorldError, WorldFile,
+};
 
 const SMALL: &str = include_str!("../../../assets/worlds/small.world.ron");
 const TOWN: &str = include_str!("../../../assets/worlds/town.world.ron");
@@ -33,6 +35,13 @@ fn small_world_loads_with_its_adjacency() {
     assert_eq!(mesh.polygon_count(), 6);
     assert_eq!(world.scenery.len(), 2);
     assert_eq!(world.scenery[0].kind, ModelKind::Building);
+    // The walkable models stay apart for drawing, polygon for polygon.
+    assert_eq!(world.walkable.len(), 1);
+    assert_eq!(world.walkable[0].name, "streets");
+    assert_eq!(world.walkable[0].polygons.len(), mesh.polygon_count());
+    for (drawn, polygon) in world.walkable[0].polygons.iter().zip(mesh.polygon_ids()) {
+        assert!(drawn.iter().copied().eq(mesh.polygon_vertices(polygon)));
+    }
     let neighbors = |i: u32| {
         let mut n: Vec<u32> = mesh.neighbors(PolygonId(i)).map(|p| p.0).collect();
         n.sort();

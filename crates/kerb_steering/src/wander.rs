@@ -1,8 +1,8 @@
 //! Wander: roam at random, smoothly, the same way at any tick rate.
 //!
-//! As in the seed and Millington, the target sits on a circle of `radius`
+//! As in the Unity cookbook's Wander and Millington, the target sits on a circle of `radius`
 //! placed `offset` ahead of the unit, at the wander angle from its heading.
-//! The seed draws a fresh angle every frame, so the target jitters and the
+//! The cookbook draws a fresh angle every frame, so the target jitters and the
 //! behaviour depends on the frame rate. Here the angle is state that takes a
 //! random walk in time: after `t` seconds it has moved by a normal amount
 //! with standard deviation `rate * sqrt(t)`, however the time was divided
@@ -14,7 +14,7 @@ use kerb_turning::wrap_signed;
 
 use crate::UnitRng;
 
-/// The seed's three wander parameters.
+/// The cookbook's three wander parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WanderParams {
     /// How far ahead of the unit the wander circle sits, in metres.

@@ -65,7 +65,7 @@ fn turn_statistics_match_at_30_and_120_hz() {
 
 #[test]
 fn the_seed_rule_depends_on_the_tick_rate_and_ours_does_not() {
-    // The seed: a fresh uniform angle in [-rate, rate] every frame, no memory.
+    // The cookbook's Wander: a fresh uniform angle in [-rate, rate] every frame, no memory.
     let seed_rule_spread = |hz: u32| {
         let mut rng = UnitRng::new(5, 5);
         let angles: Vec<f32> = (0..hz * 50)
@@ -75,7 +75,7 @@ fn the_seed_rule_depends_on_the_tick_rate_and_ours_does_not() {
         let jumps: Vec<f32> = angles.windows(2).map(|w| (w[1] - w[0]).abs()).collect();
         jumps.iter().sum::<f32>() / jumps.len() as f32
     };
-    // Per frame the seed jumps just as far at 120 Hz as at 30 Hz: four
+    // Per frame the cookbook's angle jumps just as far at 120 Hz as at 30 Hz: four
     // times as much jitter per second.
     assert!((seed_rule_spread(30) / seed_rule_spread(120) - 1.0).abs() < 0.1);
     // Ours moves a quarter as far per 120 Hz tick as per 30 Hz tick... in
@@ -111,7 +111,7 @@ fn the_angle_has_memory() {
         total += target.distance(previous);
         previous = target;
     }
-    // The seed's fresh angle each frame jumps about 4 m on average here
+    // The cookbook's fresh angle each frame jumps about 4 m on average here
     // (5 m radius, angles uniform in ±1.2 rad); ours drifts well under 1 m.
     assert!(total / 600.0 < 1.0, "mean jump {}", total / 600.0);
 }
@@ -164,7 +164,8 @@ fn a_spread_beyond_f32_leaves_an_angle_not_nan() {
 
 #[test]
 fn off_mesh_targets_are_pulled_back_and_turn_away() {
-    let world = ValidWorld::from_ron(include_str!("../../../assets/worlds/small.world.ron")).unwrap();
+    let world =
+        ValidWorld::from_ron(include_str!("../../../assets/worlds/small.world.ron")).unwrap();
     let mesh = &world.navmesh;
     let mut state = WanderState {
         angle: 0.0,

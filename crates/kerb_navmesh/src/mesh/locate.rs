@@ -33,7 +33,7 @@ impl NavMesh {
     }
 
     /// Like [`NavMesh::locate`], starting from `hint`, the polygon the point
-    /// was last in: the seed's "current polygon, then its neighbours"
+    /// was last in: the path-polygon thesis's "current polygon, then its neighbours"
     /// generalised to a walk that crosses as many polygons as needed.
     pub fn locate_from(&self, hint: PolygonId, p: Vec2) -> Option<PolygonId> {
         if hint.index() >= self.polygon_count() || !p.is_finite() {

@@ -1,6 +1,6 @@
 //! Moving a unit while keeping it on the walkable area.
 //!
-//! The seed tests the desired position against the current polygon and its
+//! The path-polygon thesis tests the desired position against the current polygon and its
 //! neighbours and refuses the move otherwise, which leaves units stuck on
 //! walls and lets long moves skip over gaps. Here the move is traced through
 //! every polygon it crosses; at a wall the rest of the move slides along it.

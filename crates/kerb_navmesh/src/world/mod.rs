@@ -7,4 +7,4 @@ mod validate;
 
 pub use error::{PolygonRef, WorldError};
 pub use format::{Model, ModelKind, WorldFile};
-pub use validate::{SceneryModel, ValidWorld};
+pub use validate::{ResolvedModel, ValidWorld};

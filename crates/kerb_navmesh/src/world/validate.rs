@@ -1,7 +1,6 @@
 //! From a world file to a validated [`ValidWorld`]: every check, then adjacency
 //! and the location grids.
 
-
 use glam::{DVec2, Vec2};
 use rustc_hash::FxHashMap;
 
@@ -17,14 +16,17 @@ pub struct ValidWorld {
     pub name: String,
     /// The walkable area.
     pub navmesh: NavMesh,
+    /// The walkable models as written, in file order, for drawing each
+    /// (roads, pavements) in its own way.
+    pub walkable: Vec<ResolvedModel>,
     /// Everything that is not walkable, in file order.
-    pub scenery: Vec<SceneryModel>,
+    pub scenery: Vec<ResolvedModel>,
 }
 
-/// A scenery model with its polygons resolved to positions,
-/// counter-clockwise and convex.
+/// A model with its polygons resolved to positions, counter-clockwise and
+/// convex: what a game draws.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SceneryModel {
+pub struct ResolvedModel {
     /// The model's name.
     pub name: String,
     /// What it is.
@@ -47,17 +49,19 @@ impl WorldFile {
             check_finite(model_index, model)?;
         }
         let mut builder = MeshBuilder::default();
+        let mut walkable = Vec::new();
         let mut scenery = Vec::new();
         for (model_index, model) in self.models.iter().enumerate() {
             if model.kind == ModelKind::Walkable {
-                builder.add_model(model_index, model)?;
+                walkable.push(builder.add_model(model_index, model)?);
             } else {
-                scenery.push(scenery_model(model_index, model)?);
+                scenery.push(resolved_model(model_index, model)?);
             }
         }
         Ok(ValidWorld {
             name: self.name.clone(),
             navmesh: builder.finish()?,
+            walkable,
             scenery,
         })
     }
@@ -188,7 +192,7 @@ fn quadrant(d: DVec2) -> u32 {
     }
 }
 
-fn scenery_model(model_index: usize, model: &Model) -> Result<SceneryModel, WorldError> {
+fn resolved_model(model_index: usize, model: &Model) -> Result<ResolvedModel, WorldError> {
     let vertex = |i: u32| {
         let (x, y) = model.vertices[i as usize];
         (i, Vec2::new(x, y))
@@ -207,7 +211,7 @@ fn scenery_model(model_index: usize, model: &Model) -> Result<SceneryModel, Worl
             Ok(ordered.into_iter().map(|i| vertex(i).1).collect())
         })
         .collect::<Result<_, WorldError>>()?;
-    Ok(SceneryModel {
+    Ok(ResolvedModel {
         name: model.name.clone(),
         kind: model.kind,
         polygons,
@@ -236,7 +240,13 @@ fn coordinate_key(p: Vec2) -> (u32, u32) {
 }
 
 impl MeshBuilder {
-    fn add_model(&mut self, model_index: usize, model: &Model) -> Result<(), WorldError> {
+    /// Adds a walkable model's polygons to the mesh, and returns them
+    /// resolved for drawing.
+    fn add_model(
+        &mut self,
+        model_index: usize,
+        model: &Model,
+    ) -> Result<ResolvedModel, WorldError> {
         self.welded.reserve(model.vertices.len());
         self.vertices.reserve(model.vertices.len());
         let global: Vec<u32> = model
@@ -251,6 +261,7 @@ impl MeshBuilder {
                 })
             })
             .collect();
+        let mut resolved = Vec::with_capacity(model.polygons.len());
         for (polygon, indices) in model.polygons.iter().enumerate() {
             let local = checked_polygon(
                 || polygon_ref(model_index, model, polygon),
@@ -263,12 +274,22 @@ impl MeshBuilder {
             )?;
             self.polygons
                 .push(local.iter().map(|&i| global[i as usize]).collect());
+            resolved.push(
+                local
+                    .iter()
+                    .map(|&i| self.vertices[global[i as usize] as usize])
+                    .collect(),
+            );
             self.origins.push(Origin {
                 at: polygon_ref(model_index, model, polygon),
                 local,
             });
         }
-        Ok(())
+        Ok(ResolvedModel {
+            name: model.name.clone(),
+            kind: model.kind,
+            polygons: resolved,
+        })
     }
 
     fn finish(self) -> Result<NavMesh, WorldError> {

@@ -4,9 +4,9 @@
 use std::hint::black_box;
 
 use glam::Vec2;
+use kerb_turning::{Pose, plan_to_point, plan_to_pose};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::SplitMix64;
-use kerb_turning::{Pose, plan_to_point, plan_to_pose};
 
 /// How many queries there are.
 pub const QUERIES: usize = 10_000;

@@ -41,7 +41,7 @@ pub(crate) fn sin_cos(x: f32) -> (f32, f32) {
 
 /// How many equal sectors [`sin_cos`]'s table splits a turn into. At 512,
 /// a sector is narrow enough for the sine of the rest to be the rest
-/// itself, which took a clear goal's plan from 27.3 to 26.2 ns. The table
+/// itself, which saves a multiply-add on every plan. The table
 /// is then 4 KiB, 64 cache lines: a plan reads one, as it would from a
 /// smaller table, and planning in bulk keeps them all in the first-level
 /// cache.

@@ -134,8 +134,8 @@ fn atan_series(u: f64) -> f64 {
 }
 
 /// The smaller of two non-negative values over the larger, in `[0, 1]`.
-/// By comparisons rather than `f64::min` and `max`, whose NaN handling costs
-/// a dozen instructions; a NaN input gives a NaN out either way.
+/// By comparisons rather than `f64::min` and `max`, whose NaN handling is
+/// extra work here; a NaN input gives a NaN out either way.
 #[inline(always)]
 fn smaller_over_larger(a: f64, b: f64) -> f64 {
     let (small, large) = if a > b { (b, a) } else { (a, b) };

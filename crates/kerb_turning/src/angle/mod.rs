@@ -4,5 +4,5 @@
 pub(crate) mod f32_math;
 mod f64_math;
 
-pub(crate) use f64_math::*;
 pub use f64_math::wrap_signed;
+pub(crate) use f64_math::*;

@@ -7,11 +7,9 @@ use std::f64::consts::FRAC_PI_2;
 
 use glam::{DVec2, Vec4};
 
-use crate::angle::{
-    Turn, fast_sin_cos, positive_atan2, positive_atan2_x4, within_a_turn,
-};
-use crate::path::PathBuilder;
 use super::on_circle;
+use crate::angle::{Turn, fast_sin_cos, positive_atan2, positive_atan2_x4, within_a_turn};
+use crate::path::PathBuilder;
 use crate::{Candidates, PathWord, Pose, Segment, TurnDirection, TurningPath};
 
 pub(super) struct Setup {

@@ -16,8 +16,8 @@ use std::f32::consts::FRAC_PI_2;
 
 use glam::{Vec2, Vec4};
 
-use crate::angle::positive_atan2_x4;
 use crate::angle::f32_math::{atan2_upper, sin_cos};
+use crate::angle::positive_atan2_x4;
 use crate::{PathWord, PlanError, Pose, Segment, TurningPath};
 
 /// How far from a circle's edge a goal must be for this build: `h² - r²`
@@ -27,9 +27,7 @@ use crate::{PathWord, PlanError, Pose, Segment, TurningPath};
 /// few ulps of that sum, which moves the straight's end by that error over
 /// twice the straight: at this share, under `1e-6` of the query's scale.
 /// The tests that hold the two builds to that first fail at a share of
-/// 0.006. Inside, it keeps the goal at least 1% of the radius inside. Of
-/// the benchmark's 10,000 queries, 9,290 are clear outside, 650 well
-/// inside and 60 within the margin.
+/// 0.006. Inside, it keeps the goal at least 1% of the radius inside.
 const CLEAR_SHARE: f32 = 0.02;
 
 /// The sign of a turn to side 0 (left) and side 1 (right).
@@ -51,15 +49,14 @@ const MAX_SCALE_SQ: f32 = f32::MAX / 64.0;
 /// coordinate or heading makes `d² + r²` infinite or NaN, or `h² - r²`
 /// NaN, and either fails both tests of how far the goal is from the
 /// circles, as a radius not above zero fails `in_range`. Such a query goes
-/// to `general`, which names what is wrong. Checking on the way in took
-/// nine instructions, 1.2 ns of a clear goal's 26.
+/// to `general`, which names what is wrong; checking on the way in would
+/// cost every clear goal.
 ///
 /// Every way out returns [`plan_to_point`](crate::plan_to_point)'s own
 /// result (an error only from `general`), rather than an `Option` or a
 /// bare path for the caller to finish: either way the compiler built the
-/// common case's path on the stack and copied it out, and the copy took
-/// the plan from 30 to 35 ns (an `Option` with two ways to `None`: to 54
-/// ns, its loads overlapping its stores).
+/// common case's path on the stack and copied it out (BENCHMARKS.md has
+/// the figures).
 #[inline(always)]
 pub(super) fn plan(
     start: Pose,
@@ -123,7 +120,7 @@ pub(super) fn plan(
     let turn = 2.0 * atan2_upper(half_y, half_x);
     // A goal dead ahead, or so nearly that the turn rounds to nothing, goes
     // the general way, which drops the empty arc: here every path is an
-    // arc and a straight, built without a branch on which (0.25 ns).
+    // arc and a straight, built without a branch on which.
     if turn <= 0.0 {
         return general(start, goal, radius);
     }

@@ -1,6 +1,6 @@
 //! Pose to point: reach a destination with any final heading.
 //!
-//! The seed turns at full lock until it faces the destination, then drives
+//! Pinter's article turns at full lock until it faces the destination, then drives
 //! straight, and gives up when the destination is inside the turning circle.
 //! With a free final heading the shortest path is always arc-line or arc-arc
 //! (Bui, Souères and Boissonnat, 1994), so we enumerate both families and a
@@ -20,10 +20,11 @@ use exact::{Setup, near_a_circle};
 /// send the unit on a needless loop.
 const ON_CIRCLE_ULPS: f64 = 8.0;
 
-/// The geometry the seed computes for one turn direction (its Listing 1).
+/// The geometry Pinter's article computes for one turn direction (its
+/// Listing 1).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TurnGeometry {
-    /// Centre of the turning circle, the seed's `P`.
+    /// Centre of the turning circle, the article's `P`.
     pub center: glam::Vec2,
     /// Distance from the centre to the destination, `h`.
     pub center_distance: f32,
@@ -57,8 +58,8 @@ fn check(start: &Pose, goal: glam::Vec2, radius: f32) -> Result<(), PlanError> {
     check_query(values, radius, &[("start pose", 3), ("goal point", 2)])
 }
 
-/// The seed's construction for one turn direction: the turning circle, the
-/// distances and the exit point. `None` where the seed gives up, with the
+/// Pinter's construction for one turn direction: the turning circle, the
+/// distances and the exit point. `None` where the article gives up, with the
 /// goal inside the circle; [`plan_to_point`] handles that case too.
 pub fn turn_geometry(
     start: Pose,

@@ -8,8 +8,8 @@
 //!
 //! The shortest is found from `f32` estimates of all six lengths
 //! ([`super::estimates`]), so the choice is the one that trying every
-//! word exactly would make. A word clearly shorter than the rest (998
-//! queries in 1,000 of the benchmark's) is built from its estimate, with
+//! word exactly would make. A word clearly shorter than the rest (nearly
+//! every query) is built from its estimate, with
 //! its straight redone in `f64`; otherwise only the words within rounding
 //! of the shortest are worked out exactly. Near the configurations where
 //! words snap (a turn or straight of nearly nothing) there are no estimates
@@ -19,12 +19,12 @@ use std::f64::consts::{FRAC_PI_2, TAU};
 
 use glam::{DVec2, Vec4};
 
+use super::estimates::{CscLane, Query, ccc_lengths, csc_estimates};
 use crate::angle::{
     SNAP, Turn, fast_acos, fast_atan2, fast_atan2_x4, fast_sin_cos, is_within_a_turn, normalize,
     positive_atan2, positive_turn, wrap_positive,
 };
 use crate::path::PathBuilder;
-use super::estimates::{CscLane, Query, ccc_lengths, csc_estimates};
 use crate::{PathWord, Pose, Segment, TurnDirection, TurningPath};
 
 use TurnDirection::{Left as L, Right as R};
@@ -84,9 +84,8 @@ impl Setup {
         let turn = goal_heading - start_heading;
         // The path's headings start from the heading as given, within a
         // turn (see `angle::within_a_turn`), though the words are chosen
-        // from it wrapped: a select on the wrapped one, as calling
-        // `within_a_turn` too, a second branch on the heading's size,
-        // measured half a nanosecond slower.
+        // from it wrapped: a select, not a second branch on the heading's
+        // size, which was slower (see BENCHMARKS.md).
         let start_heading = std::hint::select_unpredictable(
             is_within_a_turn(start.heading),
             f64::from(start.heading),

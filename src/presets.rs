@@ -1,0 +1,52 @@
+//! Ready-made kinds of unit, shared by the demo, the stress run and the
+//! tests, and a starting point for a game's own.
+
+use bevy::prelude::*;
+
+use crate::components::{Speed, TurningRadius, Unit, Wander};
+
+/// How one kind of unit moves: its turning radius, speed and wander.
+#[derive(Reflect, Clone, Copy, Debug, PartialEq)]
+pub struct UnitPreset {
+    /// Turning radius, in metres.
+    pub turning_radius: f32,
+    /// Speed, in metres per second.
+    pub speed: f32,
+    /// How it roams when it has nowhere to go.
+    pub wander: Wander,
+}
+
+impl UnitPreset {
+    /// A tank: wide turns (11 m), 4.5 m/s, long lazy wander.
+    pub const TANK: Self = Self {
+        turning_radius: 11.0,
+        speed: 4.5,
+        wander: Wander {
+            offset: 22.0,
+            radius: 9.0,
+            rate: 0.5,
+        },
+    };
+
+    /// A pedestrian: tight turns (0.8 m), walking pace, twitchy wander.
+    pub const PEDESTRIAN: Self = Self {
+        turning_radius: 0.8,
+        speed: 1.4,
+        wander: Wander {
+            offset: 3.0,
+            radius: 1.5,
+            rate: 1.2,
+        },
+    };
+
+    /// A wandering unit of this kind: spawn it with a [`Transform`].
+    pub fn wanderer(&self) -> impl Bundle {
+        (self.unit(), self.wander)
+    }
+
+    /// A unit of this kind that stands until it is given a
+    /// [`crate::Destination`].
+    pub fn unit(&self) -> impl Bundle {
+        (Unit, TurningRadius(self.turning_radius), Speed(self.speed))
+    }
+}

@@ -1,0 +1,305 @@
+//! [`crate::KerbSystems::Plan`]: new wander targets, and turning paths or
+//! routes for every unit whose goal changed or whose path ended.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use bevy::ecs::entity::EntityHashSet;
+use bevy::prelude::*;
+use bevy::utils::Parallel;
+use kerb_navmesh::{NavMesh, PolygonId, Route, RouteError, RouteGoal, WalkablePlan};
+use kerb_turning::{Pose, TurningPath};
+
+use super::reverse_out::reverse_out;
+use super::{navmesh, small_batches};
+use crate::components::{Destination, NavLocation, TurningRadius, Unit, UnitPose, Wander};
+use crate::messages::{BlockReason, Blocked};
+use crate::settings::{KerbSettings, KerbStats};
+use crate::state::{FollowedRoute, Goal, Intent, Motion, Pending, WanderMemory};
+use crate::world_asset::{KerbWorld, WorldAsset};
+
+/// How many times in a row a unit with a destination backs up to turn
+/// round before it gives up.
+const MAX_TURN_AROUNDS: u8 = 3;
+
+/// The least clearance a route keeps from wall corners, in metres. A route
+/// with none bends exactly at corners, where rounding in sampling it can
+/// put a unit a hair inside the wall and make confinement push it off the
+/// route.
+const ROUTE_CLEARANCE_FLOOR: f32 = 0.05;
+
+/// What every wander target this tick is chosen with.
+#[derive(Clone, Copy)]
+struct WanderClock {
+    /// Seconds on the schedule's clock.
+    now: f64,
+    /// The run's seed, which seeds each unit's stream.
+    seed: u64,
+    /// How far targets pulled back from a wall are kept from it.
+    wall_margin: f32,
+}
+
+/// How close to walls plans may come.
+#[derive(Clone, Copy)]
+struct Clearances {
+    /// For a single turning path to a near goal.
+    path: f32,
+    /// For a route across the navmesh.
+    route: f32,
+}
+
+/// Gives a wanderer a new, walkable wander target, first letting its wander
+/// angle wander for the time since it last did.
+fn choose_wander_target(
+    mesh: &NavMesh,
+    clock: WanderClock,
+    entity: Entity,
+    pose: &UnitPose,
+    wander: &Wander,
+    memory: &mut WanderMemory,
+) -> Vec2 {
+    // Seeded on the first target rather than on placement, so that a unit
+    // told to wander later gets its own stream too.
+    let state = memory.state.get_or_insert_with(|| {
+        memory.wandered_until = clock.now;
+        kerb_steering::WanderState::new(clock.seed, entity.to_bits())
+    });
+    let params = wander.params();
+    let wandered = (clock.now - memory.wandered_until) as f32;
+    memory.wandered_until = clock.now;
+    state.advance(&params, wandered);
+    state.walkable_target(
+        &params,
+        pose.position,
+        pose.heading,
+        mesh,
+        clock.wall_margin,
+    )
+}
+
+/// Gives every wanderer that needs one a new wander target, then plans the
+/// shortest walkable turning path for every unit that needs one, or a route
+/// across the navmesh for a far destination.
+///
+/// Most units need neither, so a narrow pass first picks out the few that
+/// do: fetching every component the planning needs for every unit would
+/// cost more than the planning itself.
+pub(crate) fn plan_paths(
+    time: Res<Time>,
+    settings: Res<KerbSettings>,
+    world: Res<KerbWorld>,
+    assets: Res<Assets<WorldAsset>>,
+    mut stats: ResMut<KerbStats>,
+    mut commands: Commands,
+    mut blocked_messages: MessageWriter<Blocked>,
+    mut blocked: Local<Parallel<Vec<(Blocked, bool)>>>,
+    mut needing_found: Local<Parallel<Vec<Entity>>>,
+    mut needing: Local<EntityHashSet>,
+    mut units: ParamSet<(
+        Query<(Entity, &Intent, &NavLocation, Has<Wander>, Has<Destination>), With<Unit>>,
+        Query<PlanningData, With<Unit>>,
+    )>,
+) {
+    let Some(mesh) = navmesh(&world, &assets) else {
+        return;
+    };
+    let clock = WanderClock {
+        now: time.elapsed_secs_f64(),
+        seed: settings.seed,
+        wall_margin: settings.wall_margin,
+    };
+    let planned = AtomicU32::new(0);
+    let clearances = Clearances {
+        path: settings.clearance,
+        route: settings.clearance.max(ROUTE_CLEARANCE_FLOOR),
+    };
+    units
+        .p0()
+        .par_iter()
+        .batching_strategy(small_batches())
+        .for_each(|(entity, intent, location, wanders, has_destination)| {
+            let needs_target = intent.pending == Pending::NewTarget && wanders && !has_destination;
+            if (intent.pending == Pending::Plan || needs_target) && location.polygon.is_some() {
+                needing_found.borrow_local_mut().push(entity);
+            }
+        });
+    needing.clear();
+    needing.extend(needing_found.drain());
+    units
+        .p1()
+        .par_iter_many_unique_mut(&*needing)
+        .batching_strategy(small_batches())
+        .for_each(
+            |(
+                entity,
+                pose,
+                radius,
+                location,
+                mut intent,
+                mut motion,
+                wander,
+                mut memory,
+                mut followed,
+                has_destination,
+            )| {
+                let Some(polygon) = location.polygon else {
+                    return;
+                };
+                if intent.pending == Pending::NewTarget {
+                    let (Some(wander), Some(memory)) = (wander, memory.as_deref_mut()) else {
+                        return;
+                    };
+                    let target = choose_wander_target(mesh, clock, entity, pose, wander, memory);
+                    motion.goal = Goal::Point(target);
+                    intent.pending = Pending::Plan;
+                }
+                planned.fetch_add(1, Ordering::Relaxed);
+                let start = pose.to_pose();
+                let goal = match motion.goal {
+                    Goal::None => None,
+                    Goal::Point(point) => Some(RouteGoal::Point(point)),
+                    Goal::Pose(position, heading) => {
+                        Some(RouteGoal::Pose(Pose::new(position, heading)))
+                    }
+                };
+                let may_route = has_destination && followed.is_some();
+                let plan = goal.map_or(Planned::Path(TurningPath::stationary(start)), |goal| {
+                    plan_to(mesh, start, polygon, goal, radius.0, clearances, may_route)
+                });
+                intent.desired = *pose;
+                intent.pending = Pending::Nothing;
+                if let Some(followed) = followed.as_mut() {
+                    followed.clear();
+                }
+                match plan {
+                    Planned::Path(path) => motion.drive(path),
+                    Planned::Route(route) => {
+                        motion.drive(route.legs()[0]);
+                        if let Some(followed) = followed.as_mut() {
+                            followed.follow(route);
+                        }
+                    }
+                    // A unit facing the wrong way in a street narrower than its
+                    // turning circle backs round (a three-point turn), then
+                    // plans again.
+                    Planned::Blocked(Some(RouteError::Undrivable { .. }))
+                        if has_destination
+                            && motion.blocked_streak < MAX_TURN_AROUNDS
+                            && let Some(goal) = goal
+                            && let Some(path) =
+                                mesh.plan_turn_around(start, goal, radius.0, clearances.route) =>
+                    {
+                        motion.back_along(path);
+                        motion.blocked_streak += 1;
+                    }
+                    // A wanderer boxed in by walls closer than its turning circle
+                    // backs out a step, along an arc if one fits, as a driver
+                    // would.
+                    Planned::Blocked(_)
+                        if memory.is_some()
+                            && motion.blocked_streak >= 2
+                            && let Some(path) =
+                                reverse_out(mesh, start, radius.0, clearances.path) =>
+                    {
+                        motion.back_along(path);
+                        motion.blocked_streak = 0;
+                    }
+                    Planned::Blocked(why) => {
+                        motion.stop_blocked(start);
+                        if let Some(followed) = followed.as_mut() {
+                            followed.last_error = why;
+                        }
+                        if let Some(mut memory) = memory {
+                            // Turn the wander angle round so the next target lies
+                            // elsewhere instead of behind the same wall.
+                            if let Some(state) = memory.state.as_mut() {
+                                state.angle += std::f32::consts::PI;
+                            }
+                            intent.pending = Pending::NewTarget;
+                        } else {
+                            motion.goal = Goal::None;
+                        }
+                        let blocked_now = Blocked {
+                            entity,
+                            reason: BlockReason::from(why),
+                        };
+                        blocked
+                            .borrow_local_mut()
+                            .push((blocked_now, has_destination));
+                    }
+                }
+            },
+        );
+    let planned = planned.into_inner();
+    stats.planned_last_tick = planned;
+    stats.planned_total += u64::from(planned);
+    for (event, has_destination) in blocked.drain() {
+        stats.blocked_total += 1;
+        blocked_messages.write(event);
+        commands.trigger(event);
+        if has_destination {
+            commands.entity(event.entity).remove::<Destination>();
+        }
+    }
+}
+
+type PlanningData = (
+    Entity,
+    &'static UnitPose,
+    &'static TurningRadius,
+    &'static NavLocation,
+    &'static mut Intent,
+    &'static mut Motion,
+    Option<&'static Wander>,
+    Option<&'static mut WanderMemory>,
+    Option<&'static mut FollowedRoute>,
+    Has<Destination>,
+);
+
+/// How a unit's goal will be reached.
+enum Planned {
+    Path(TurningPath),
+    Route(Route),
+    /// No way found; for a route, why.
+    Blocked(Option<RouteError>),
+}
+
+/// The way from `start` (in `polygon`) to `goal`: one walkable turning path
+/// when the goal is in this polygon or the next, otherwise (or when that
+/// path is blocked) a route, if `may_route`. The path keeps the first
+/// clearance, the route the second.
+fn plan_to(
+    mesh: &NavMesh,
+    start: Pose,
+    polygon: PolygonId,
+    goal: RouteGoal,
+    radius: f32,
+    clearances: Clearances,
+    may_route: bool,
+) -> Planned {
+    let near = !may_route
+        || mesh.locate(goal.position()).is_some_and(|goal_polygon| {
+            goal_polygon == polygon || mesh.neighbors(polygon).any(|n| n == goal_polygon)
+        });
+    if near {
+        let direct = match goal {
+            RouteGoal::Point(point) => {
+                mesh.plan_walkable_to_point(start, point, radius, clearances.path)
+            }
+            RouteGoal::Pose(pose) => {
+                mesh.plan_walkable_to_pose(start, pose, radius, clearances.path)
+            }
+        };
+        match direct {
+            Ok(WalkablePlan::Path(path)) => return Planned::Path(path),
+            // A radius that is not positive, or a NaN goal, is as
+            // undrivable as a wall in the way.
+            Err(error) => return Planned::Blocked(Some(error.into())),
+            Ok(WalkablePlan::Blocked) if !may_route => return Planned::Blocked(None),
+            Ok(WalkablePlan::Blocked) => {}
+        }
+    }
+    match mesh.plan_route(start, goal, radius, clearances.route) {
+        Ok(route) => Planned::Route(route),
+        Err(error) => Planned::Blocked(Some(error)),
+    }
+}

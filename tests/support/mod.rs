@@ -1,0 +1,103 @@
+//! What the plugin's headless tests share: an app with `MinimalPlugins`
+//! and manual time, the worlds, and assertions on the world.
+#![allow(dead_code)] // each test file uses its own share of these
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_kerb::kerb_navmesh::{NavMesh, PolygonId, ValidWorld};
+use bevy_kerb::prelude::*;
+
+pub const SMALL: &str = include_str!("../../assets/worlds/small.world.ron");
+pub const TOWN: &str = include_str!("../../assets/worlds/town.world.ron");
+
+/// A headless app ticking `hz` times a simulated second, one fixed tick per update.
+pub fn app_with(world: ValidWorld, hz: u32, seed: u64) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        AssetPlugin::default(),
+        KerbPlugin::default(),
+    ));
+    let tick = Duration::from_nanos(1_000_000_000 / u64::from(hz));
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(tick));
+    app.insert_resource(Time::<Fixed>::from_duration(tick));
+    app.insert_resource(KerbSettings { seed, ..default() });
+    let kerb_world = KerbWorld::from_built(
+        world,
+        &mut app.world_mut().resource_mut::<Assets<WorldAsset>>(),
+    );
+    app.insert_resource(kerb_world);
+    // The first update only starts the clock.
+    app.update();
+    app
+}
+
+pub fn small() -> ValidWorld {
+    ValidWorld::from_ron(SMALL).unwrap()
+}
+
+pub fn town() -> ValidWorld {
+    ValidWorld::from_ron(TOWN).unwrap()
+}
+
+pub fn navmesh(app: &App) -> NavMesh {
+    let world = app.world();
+    let handle = &world.resource::<KerbWorld>().handle;
+    world
+        .resource::<Assets<WorldAsset>>()
+        .get(handle)
+        .unwrap()
+        .world
+        .navmesh
+        .clone()
+}
+
+/// Spawns a unit of `radius` at `(x, y)` facing +x, sent to `destination`.
+pub fn send(app: &mut App, radius: f32, x: f32, y: f32, destination: Destination) -> Entity {
+    app.world_mut()
+        .spawn((
+            Unit,
+            TurningRadius(radius),
+            destination,
+            Transform::from_xyz(x, y, 0.0),
+        ))
+        .id()
+}
+
+pub fn read_messages<M: Message + Copy>(app: &mut App) -> Vec<M> {
+    let messages = app.world().resource::<Messages<M>>();
+    messages.iter_current_update_messages().copied().collect()
+}
+
+pub fn assert_on_mesh(app: &mut App, mesh: &NavMesh) {
+    let mut query = app.world_mut().query::<(Entity, &UnitPose, &NavLocation)>();
+    for (entity, pose, location) in query.iter(app.world()) {
+        let polygon = location.polygon().expect("placed");
+        assert!(
+            mesh.contains_closed(polygon, pose.position),
+            "{entity} at {} is outside polygon {polygon:?}",
+            pose.position
+        );
+    }
+}
+
+/// Spawns `count` wanderers over the mesh, one in three a tank.
+pub fn spawn_wanderers(app: &mut App, count: usize, mesh: &NavMesh) {
+    let polygons = mesh.polygon_count();
+    for i in 0..count {
+        let polygon = PolygonId(((i * 7919) % polygons) as u32);
+        let position = mesh.centroid(polygon);
+        let preset = if i % 3 == 0 {
+            UnitPreset::TANK
+        } else {
+            UnitPreset::PEDESTRIAN
+        };
+        app.world_mut().spawn((
+            preset.wanderer(),
+            Transform::from_translation(position.extend(0.0))
+                .with_rotation(Quat::from_rotation_z(i as f32)),
+        ));
+    }
+}
