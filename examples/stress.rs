@@ -77,11 +77,7 @@ fn spawn_units(app: &mut App, world: &ValidWorld, agents: u32) {
         } else {
             UnitPreset::PEDESTRIAN
         };
-        app.world_mut().spawn((
-            preset.wanderer(),
-            Transform::from_translation(position.extend(0.0))
-                .with_rotation(Quat::from_rotation_z(heading)),
-        ));
+        app.world_mut().spawn(preset.wanderer_at(position, heading));
     }
 }
 

@@ -13,7 +13,8 @@ use kerb_steering::WanderParams;
 /// its [`Speed`] and stays on the walkable area.
 ///
 /// Its starting pose is read from its [`Transform`] (x, y, and rotation
-/// about z) on the first tick; afterwards kerb writes the transform. A
+/// about z) on the first tick; afterwards kerb writes the transform, which
+/// is what is drawn (see [`UnitPose`]), and moves it with [`Teleport`]. A
 /// position off the walkable area is moved to the nearest point on it, and
 /// a rotation that is not finite faces +x. A translation that is not a
 /// number leaves the unit unplaced, with a warning in the log, until the
@@ -47,7 +48,10 @@ impl Default for Speed {
 }
 
 /// Where the unit is on the ground plane and which way it faces (radians,
-/// counter-clockwise from +x). kerb's source of truth; [`Transform`] follows it.
+/// counter-clockwise from +x): the simulation's pose, which gameplay should
+/// read. [`Transform`] is what is drawn: with
+/// [`crate::KerbSettings::draw_between_ticks`], a moving unit's transform is
+/// up to one fixed tick ahead along its path, between ticks.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Default, Debug)]
 pub struct UnitPose {
@@ -142,4 +146,20 @@ pub enum Destination {
         /// Which way to face on arrival.
         heading: f32,
     },
+}
+
+/// Moves a unit at once: insert it, and on its next tick kerb puts the unit
+/// at `position` (snapped onto the walkable area) facing `heading`, drops
+/// its path, plans afresh from there and removes this component. The unit
+/// is drawn at its new place from that frame, never sliding there.
+///
+/// A position that is not a number leaves the unit where it is, with a
+/// warning in the log; a heading that is not finite keeps its heading.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Debug)]
+pub struct Teleport {
+    /// Where to, in metres.
+    pub position: Vec2,
+    /// Which way to face, in radians counter-clockwise from +x.
+    pub heading: f32,
 }

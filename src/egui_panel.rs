@@ -110,6 +110,9 @@ fn single_step(world: &mut World) {
     *world.resource_mut::<Time>() = saved;
 }
 
+/// The tick rates the panel offers, in ticks a second.
+const TICK_RATES: [f64; 3] = [10.0, 30.0, 64.0];
+
 fn slider(ui: &mut egui::Ui, value: &mut f32, range: std::ops::RangeInclusive<f32>, label: &str) {
     ui.add(
         egui::Slider::new(value, range)
@@ -125,6 +128,7 @@ fn draw_panel(
     mut settings: ResMut<KerbSettings>,
     mut state: ResMut<PanelState>,
     mut virtual_time: ResMut<Time<Virtual>>,
+    mut fixed: ResMut<Time<Fixed>>,
     mut restart: MessageWriter<RestartGroups>,
     stats: Res<KerbStats>,
     units: Query<(), With<Unit>>,
@@ -237,6 +241,26 @@ fn draw_panel(
                         state.step_requested = true;
                     }
                 });
+                // kerb's tick rate, so that anyone can see what drawing
+                // between ticks does at a slow one.
+                ui.horizontal(|ui| {
+                    ui.label("ticks / s");
+                    let current = (1.0 / fixed.timestep().as_secs_f64()).round();
+                    for hz in TICK_RATES {
+                        if ui
+                            .selectable_label(current == hz, format!("{hz}"))
+                            .clicked()
+                        {
+                            fixed.set_timestep_hz(hz);
+                        }
+                    }
+                });
+                let mut smooth = settings.draw_between_ticks;
+                ui.checkbox(&mut smooth, "draw between ticks")
+                    .on_hover_text("draw moving units on their paths between fixed ticks");
+                if smooth != settings.draw_between_ticks {
+                    settings.draw_between_ticks = smooth;
+                }
                 let mut scale = state.time_scale;
                 slider(ui, &mut scale, 0.1..=4.0, "time scale");
                 if scale != state.time_scale {

@@ -3,6 +3,7 @@
 mod components;
 #[cfg(feature = "debug")]
 mod debug;
+mod drawing;
 #[cfg(feature = "egui")]
 mod egui_panel;
 mod groups;
@@ -14,7 +15,9 @@ mod state;
 mod systems;
 mod world_asset;
 
-pub use components::{Destination, NavLocation, Speed, TurningRadius, Unit, UnitPose, Wander};
+pub use components::{
+    Destination, NavLocation, Speed, Teleport, TurningRadius, Unit, UnitPose, Wander,
+};
 #[cfg(feature = "debug")]
 pub use debug::{KerbDebugPlugin, KerbDebugSettings, KerbGizmos, Selected};
 #[cfg(feature = "egui")]
@@ -38,7 +41,7 @@ pub mod prelude {
     pub use crate::{
         Arrived, BlockReason, Blocked, Destination, FollowedRoute, GroupMember, GroupSettings,
         KerbPlugin, KerbSettings, KerbStats, KerbSystems, KerbWorld, Motion, NavLocation, Speed,
-        TurningRadius, Unit, UnitGroups, UnitGroupsPlugin, UnitPose, UnitPreset, Wander,
+        Teleport, TurningRadius, Unit, UnitGroups, UnitGroupsPlugin, UnitPose, UnitPreset, Wander,
         WorldAsset,
     };
     #[cfg(feature = "debug")]

@@ -2,8 +2,12 @@
 
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
+use bevy::transform::TransformSystems;
 
-use crate::components::{Destination, NavLocation, Speed, TurningRadius, Unit, UnitPose, Wander};
+use crate::components::{
+    Destination, NavLocation, Speed, Teleport, TurningRadius, Unit, UnitPose, Wander,
+};
+use crate::drawing::draw_between_ticks;
 use crate::messages::{Arrived, Blocked};
 use crate::settings::{KerbSettings, KerbStats};
 use crate::state::{FollowedRoute, Goal, Intent, Motion, Pending, WanderMemory};
@@ -58,6 +62,21 @@ impl KerbPlugin {
     }
 }
 
+impl KerbPlugin {
+    /// Whether kerb runs in one of Bevy's fixed-timestep schedules, so that
+    /// frames fall between its ticks.
+    fn is_fixed(&self) -> bool {
+        [
+            FixedFirst.intern(),
+            FixedPreUpdate.intern(),
+            FixedUpdate.intern(),
+            FixedPostUpdate.intern(),
+            FixedLast.intern(),
+        ]
+        .contains(&self.schedule)
+    }
+}
+
 impl Default for KerbPlugin {
     fn default() -> Self {
         Self::new(FixedUpdate)
@@ -83,6 +102,7 @@ impl Plugin for KerbPlugin {
             .register_type::<Wander>()
             .register_type::<WanderMemory>()
             .register_type::<Destination>()
+            .register_type::<Teleport>()
             .register_type::<FollowedRoute>()
             .register_type::<Motion>()
             .register_type::<Intent>()
@@ -108,6 +128,7 @@ impl Plugin for KerbPlugin {
                         systems::start_tick,
                         systems::track_world_asset,
                         systems::place_units,
+                        systems::teleport_units,
                         systems::react_to_changes,
                     )
                         .chain()
@@ -119,5 +140,13 @@ impl Plugin for KerbPlugin {
                         .in_set(KerbSystems::Confine),
                 ),
             );
+        if self.is_fixed() {
+            app.add_systems(
+                PostUpdate,
+                draw_between_ticks
+                    .run_if(|settings: Res<KerbSettings>| settings.draw_between_ticks)
+                    .before(TransformSystems::Propagate),
+            );
+        }
     }
 }

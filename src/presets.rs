@@ -44,6 +44,16 @@ impl UnitPreset {
         (self.unit(), self.wander)
     }
 
+    /// A wandering unit of this kind at `position` (on the ground plane)
+    /// facing `heading`, radians counter-clockwise from +x.
+    pub fn wanderer_at(&self, position: Vec2, heading: f32) -> impl Bundle {
+        (
+            self.wanderer(),
+            Transform::from_translation(position.extend(0.0))
+                .with_rotation(Quat::from_rotation_z(heading)),
+        )
+    }
+
     /// A unit of this kind that stands until it is given a
     /// [`crate::Destination`].
     pub fn unit(&self) -> impl Bundle {

@@ -18,6 +18,11 @@ pub struct KerbSettings {
     /// Routes to far destinations keep at least 5 cm, so that they never
     /// bend exactly on a wall corner.
     pub clearance: f32,
+    /// Whether moving units are drawn between fixed ticks where their
+    /// paths take them by the frame's share of the next tick, rather than
+    /// where the last tick left them. Only when [`crate::KerbPlugin`] runs
+    /// in a fixed schedule; the simulation never reads what is drawn.
+    pub draw_between_ticks: bool,
 }
 
 impl Default for KerbSettings {
@@ -26,6 +31,7 @@ impl Default for KerbSettings {
             seed: 0x6B65_7262,
             wall_margin: 1.5,
             clearance: 0.0,
+            draw_between_ticks: true,
         }
     }
 }

@@ -22,6 +22,7 @@ use std::process::ExitCode;
 
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
+use bevy_egui::EguiPrimaryContextPass;
 use bevy_kerb::kerb_navmesh::ValidWorld;
 use bevy_kerb::prelude::*;
 
@@ -101,11 +102,12 @@ fn main() -> ExitCode {
         send_to: options.send_to,
     })
     .init_resource::<view::Pointer>()
+    .init_resource::<status::StatusText>()
+    .add_systems(EguiPrimaryContextPass, status::draw_overlays)
     .add_systems(
         Startup,
         (
             view::spawn_camera,
-            status::spawn_overlays,
             move |mut commands: Commands, assets: Res<AssetServer>| {
                 commands.insert_resource(KerbWorld::new(assets.load(world_path.clone())));
             },

@@ -59,11 +59,10 @@ pub fn draw_world(
     mut materials: ResMut<Assets<ColorMaterial>>,
     mut first: Local<bool>,
 ) {
-    let changed = events.read().any(|event| match event {
-        AssetEvent::LoadedWithDependencies { id } | AssetEvent::Modified { id } => {
-            *id == world.handle.id()
-        }
-        _ => false,
+    // Sent once a load or a reload is complete (a reload also sends
+    // `Modified`, which would draw it twice).
+    let changed = events.read().any(|event| {
+        matches!(event, AssetEvent::LoadedWithDependencies { id } if *id == world.handle.id())
     });
     let Some(valid) = world.get(&assets).filter(|_| changed) else {
         return;

@@ -2,53 +2,51 @@
 //! the selected unit.
 
 use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
 use bevy_kerb::prelude::*;
 
 use crate::options::HELP;
 
-/// The status text in the top right corner.
-#[derive(Component)]
-pub struct StatusText;
+/// The status text for the top right corner, made in `Update` and drawn
+/// with the panel.
+#[derive(Resource, Default)]
+pub struct StatusText(pub String);
 
-/// A block of light text on a dark backing, placed by `node`'s offsets.
-fn overlay_text(text: &str, node: Node) -> impl Bundle {
-    (
-        Text::new(text),
-        TextFont {
-            font_size: FontSize::Px(15.0),
-            ..default()
-        },
-        TextColor(Color::srgb(0.92, 0.92, 0.88)),
-        BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.6)),
-        Node {
-            position_type: PositionType::Absolute,
-            padding: UiRect::all(Val::Px(8.0)),
-            ..node
-        },
-    )
+/// A block of light text on a dark backing in a corner of the window.
+fn overlay(context: &egui::Context, id: &str, anchor: egui::Align2, text: &str) {
+    let margin = if anchor == egui::Align2::RIGHT_TOP {
+        [-10.0, 10.0]
+    } else {
+        [-10.0, -10.0]
+    };
+    egui::Area::new(egui::Id::new(id))
+        .anchor(anchor, margin)
+        .interactable(false)
+        .show(context, |ui| {
+            egui::Frame::new()
+                .fill(egui::Color32::from_black_alpha(160))
+                .inner_margin(8.0)
+                .corner_radius(4.0)
+                .show(ui, |ui| {
+                    // One line a fact: the text is written to fit, not wrapped.
+                    ui.add(
+                        egui::Label::new(
+                            egui::RichText::new(text)
+                                .size(15.0)
+                                .color(egui::Color32::from_rgb(235, 235, 225)),
+                        )
+                        .wrap_mode(egui::TextWrapMode::Extend),
+                    );
+                });
+        });
 }
 
-/// The help text and the status text.
-pub fn spawn_overlays(mut commands: Commands) {
-    commands.spawn(overlay_text(
-        HELP,
-        Node {
-            bottom: Val::Px(10.0),
-            right: Val::Px(10.0),
-            ..default()
-        },
-    ));
-    commands.spawn((
-        StatusText,
-        overlay_text(
-            "",
-            Node {
-                top: Val::Px(10.0),
-                right: Val::Px(10.0),
-                ..default()
-            },
-        ),
-    ));
+/// The help text and the status text, over the town.
+pub fn draw_overlays(mut contexts: EguiContexts, status: Res<StatusText>) -> Result {
+    let context = contexts.ctx_mut()?;
+    overlay(context, "help", egui::Align2::RIGHT_BOTTOM, HELP);
+    overlay(context, "status", egui::Align2::RIGHT_TOP, &status.0);
+    Ok(())
 }
 
 /// Says in the log why a unit sent somewhere could not go.
@@ -74,7 +72,7 @@ pub fn update_status(
         ),
         With<Selected>,
     >,
-    mut text: Single<&mut Text, With<StatusText>>,
+    mut text: ResMut<StatusText>,
 ) {
     let mut status = match world.get(&assets) {
         Some(w) => format!(

@@ -20,10 +20,13 @@ pub(crate) use advance::advance_along_paths;
 pub(crate) use confine::confine_to_navmesh;
 pub(crate) use plan::plan_paths;
 pub(crate) use prepare::{
-    UnitsToPlace, place_units, queue_new_unit, react_to_changes, track_world_asset,
+    UnitsToPlace, place_units, queue_new_unit, react_to_changes, teleport_units, track_world_asset,
 };
 
-fn navmesh<'a>(world: &KerbWorld, assets: &'a Assets<WorldAsset>) -> Option<&'a NavMesh> {
+pub(crate) fn navmesh<'a>(
+    world: &KerbWorld,
+    assets: &'a Assets<WorldAsset>,
+) -> Option<&'a NavMesh> {
     world.get(assets).map(|w| &w.navmesh)
 }
 
@@ -41,6 +44,6 @@ pub(crate) fn end_tick(mut stats: ResMut<KerbStats>) {
 /// so that a thread that starts late (waking one costs tens of microseconds)
 /// takes what is left instead of holding up the pass with a full share, and
 /// so that the few costly plans even out between threads.
-fn small_batches() -> BatchingStrategy {
+pub(crate) fn small_batches() -> BatchingStrategy {
     BatchingStrategy::new().batches_per_thread(4)
 }

@@ -5,7 +5,9 @@ use bevy::asset::AssetLoadFailedEvent;
 use bevy::prelude::*;
 
 use super::navmesh;
-use crate::components::{Destination, NavLocation, TurningRadius, Unit, UnitPose, Wander};
+use crate::components::{
+    Destination, NavLocation, Teleport, TurningRadius, Unit, UnitPose, Wander,
+};
 use crate::state::{FollowedRoute, Goal, Intent, Motion, Pending};
 use crate::world_asset::{KerbWorld, WorldAsset};
 
@@ -209,5 +211,57 @@ pub(crate) fn react_to_changes(
                 motion.stop_where_it_is();
             }
         }
+    }
+}
+
+/// Moves units given a [`Teleport`] to its place at once: snapped onto the
+/// walkable area, standing, and planning afresh from there. The transform
+/// is written too, so that the unit is drawn there on this frame.
+pub(crate) fn teleport_units(
+    mut commands: Commands,
+    world: Res<KerbWorld>,
+    assets: Res<Assets<WorldAsset>>,
+    mut units: Query<
+        (
+            Entity,
+            &Teleport,
+            &mut UnitPose,
+            &mut NavLocation,
+            &mut Motion,
+            &mut Intent,
+            &mut Transform,
+        ),
+        With<Unit>,
+    >,
+) {
+    let Some(mesh) = navmesh(&world, &assets) else {
+        return; // kept until there is a world to place the unit on
+    };
+    for (entity, teleport, mut pose, mut location, mut motion, mut intent, mut transform) in
+        &mut units
+    {
+        commands.entity(entity).remove::<Teleport>();
+        let Some((position, polygon)) = mesh.nearest_point(teleport.position) else {
+            warn!(
+                "unit {entity} stays put: its teleport target {} is not a number",
+                teleport.position
+            );
+            continue;
+        };
+        let heading = if teleport.heading.is_finite() {
+            teleport.heading
+        } else {
+            pose.heading
+        };
+        *pose = UnitPose { position, heading };
+        location.polygon = Some(polygon);
+        stand_still(&mut motion, &mut intent, *pose);
+        intent.pending = match motion.goal {
+            Goal::None => Pending::NewTarget,
+            _ => Pending::Plan,
+        };
+        transform.translation.x = position.x;
+        transform.translation.y = position.y;
+        transform.rotation = Quat::from_rotation_z(heading);
     }
 }

@@ -14,15 +14,21 @@ pub const TOWN: &str = include_str!("../../assets/worlds/town.world.ron");
 
 /// A headless app ticking `hz` times a simulated second, one fixed tick per update.
 pub fn app_with(world: ValidWorld, hz: u32, seed: u64) -> App {
+    app_rendering_at(world, hz, hz, seed)
+}
+
+/// A headless app ticking `tick_hz` times a simulated second, with
+/// `frame_hz` updates (frames) a simulated second.
+pub fn app_rendering_at(world: ValidWorld, tick_hz: u32, frame_hz: u32, seed: u64) -> App {
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
         AssetPlugin::default(),
         KerbPlugin::default(),
     ));
-    let tick = Duration::from_nanos(1_000_000_000 / u64::from(hz));
-    app.insert_resource(TimeUpdateStrategy::ManualDuration(tick));
-    app.insert_resource(Time::<Fixed>::from_duration(tick));
+    let period = |hz: u32| Duration::from_nanos(1_000_000_000 / u64::from(hz));
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(period(frame_hz)));
+    app.insert_resource(Time::<Fixed>::from_duration(period(tick_hz)));
     app.insert_resource(KerbSettings { seed, ..default() });
     let kerb_world = KerbWorld::from_built(
         world,
@@ -94,10 +100,7 @@ pub fn spawn_wanderers(app: &mut App, count: usize, mesh: &NavMesh) {
         } else {
             UnitPreset::PEDESTRIAN
         };
-        app.world_mut().spawn((
-            preset.wanderer(),
-            Transform::from_translation(position.extend(0.0))
-                .with_rotation(Quat::from_rotation_z(i as f32)),
-        ));
+        app.world_mut()
+            .spawn(preset.wanderer_at(position, i as f32));
     }
 }

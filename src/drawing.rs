@@ -1,0 +1,112 @@
+//! Drawing units between fixed ticks.
+//!
+//! kerb moves units in a fixed schedule and the display runs at its own
+//! rate, so a unit drawn where the last tick left it stands still for some
+//! frames and jumps on others. Each frame, a moving unit is drawn instead
+//! where its path takes it by the frame's share of the next tick: sampled
+//! from the path itself, so exact on arcs, where blending two poses would
+//! cut the corner. The simulation never reads what is drawn.
+
+use bevy::prelude::*;
+
+use crate::components::{NavLocation, Speed, Unit, UnitPose};
+use crate::state::{FollowedRoute, Intent, Motion, Pending};
+use crate::systems::{navmesh, small_batches};
+use crate::world_asset::{KerbWorld, WorldAsset};
+
+/// How far a drawn position may be from where the path puts it once kept on
+/// the walkable area, and still be drawn: rounding, not a wall.
+const ON_MESH: f32 = 1e-4;
+
+/// Writes each placed unit's [`Transform`] for this frame: where its path
+/// takes it by the frame's share of the next fixed tick if it is driving
+/// along its path, its [`UnitPose`] otherwise.
+///
+/// Never past what the next tick reaches (the overstep is under one
+/// timestep, and the path is sampled no further than the unit's speed takes
+/// it), never off the path, and never off the walkable area: a drawn point
+/// that the navmesh would not take is not drawn, and the unit is drawn where
+/// it is.
+pub(crate) fn draw_between_ticks(
+    fixed: Res<Time<Fixed>>,
+    world: Res<KerbWorld>,
+    assets: Res<Assets<WorldAsset>>,
+    mut units: Query<
+        (
+            &UnitPose,
+            &NavLocation,
+            &Speed,
+            &Motion,
+            &Intent,
+            Option<&FollowedRoute>,
+            &mut Transform,
+        ),
+        With<Unit>,
+    >,
+) {
+    let Some(mesh) = navmesh(&world, &assets) else {
+        return;
+    };
+    let ahead_time = fixed.overstep().min(fixed.timestep()).as_secs_f32();
+    units
+        .par_iter_mut()
+        .batching_strategy(small_batches())
+        .for_each(
+            |(pose, location, speed, motion, intent, followed, mut transform)| {
+                let Some(polygon) = location.polygon else {
+                    return; // not placed yet: drawn where it was spawned
+                };
+                // Only a unit where its path put it is drawn ahead on the
+                // path: one pushed off it by a wall, standing, or waiting for
+                // a plan is drawn where it is.
+                let driving = intent.pending == Pending::Nothing
+                    && motion.is_moving()
+                    && intent.desired == *pose;
+                let drawn = driving
+                    .then(|| {
+                        let ahead = motion.travelled + speed.0.max(0.0) * ahead_time;
+                        let sampled = sample_ahead(motion, followed, ahead);
+                        let kept = mesh.move_along(polygon, pose.position, sampled.position);
+                        let facing = if motion.reversing {
+                            std::f32::consts::PI
+                        } else {
+                            0.0
+                        };
+                        (kept.position.distance_squared(sampled.position) <= ON_MESH * ON_MESH)
+                            .then_some(UnitPose {
+                                position: sampled.position,
+                                heading: sampled.heading + facing,
+                            })
+                    })
+                    .flatten();
+                match drawn {
+                    Some(drawn) => {
+                        transform.translation.x = drawn.position.x;
+                        transform.translation.y = drawn.position.y;
+                        transform.rotation = Quat::from_rotation_z(drawn.heading);
+                    }
+                    // Drawn ahead on an earlier frame: back to where it is.
+                    None if transform.translation.truncate() != pose.position => {
+                        transform.translation.x = pose.position.x;
+                        transform.translation.y = pose.position.y;
+                        transform.rotation = Quat::from_rotation_z(pose.heading);
+                    }
+                    None => {}
+                }
+            },
+        );
+}
+
+/// The pose `distance` along the unit's path, carrying on along the next
+/// leg of its route as driving does, and stopping at the end otherwise.
+fn sample_ahead(
+    motion: &Motion,
+    followed: Option<&FollowedRoute>,
+    distance: f32,
+) -> kerb_turning::Pose {
+    let length = motion.path.length();
+    match followed.and_then(FollowedRoute::next_leg) {
+        Some(next) if distance > length => next.sample((distance - length).min(next.length())),
+        _ => motion.path.sample(distance.min(length)),
+    }
+}
