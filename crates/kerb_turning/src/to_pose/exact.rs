@@ -253,6 +253,8 @@ impl Setup {
     /// estimates decline those), `f32` turns are as exact as the `f32` path
     /// that stores them. Otherwise only the words whose estimates are within
     /// rounding of the shortest are worked out exactly.
+    // Inlined into the planner's entry, as when they shared a module.
+    #[inline]
     pub(super) fn shortest(&self) -> Shortest {
         let Some(query) = Query::new(self.d, self.a, self.b, self.turn) else {
             return Shortest::Exact(self.exhaustive());
