@@ -214,20 +214,7 @@ fn drawing_between_ticks_never_changes_the_simulation() {
         for _ in 0..FRAME_HZ * 5 {
             app.update();
         }
-        let mut query = app.world_mut().query::<(Entity, &UnitPose)>();
-        let mut poses: Vec<_> = query
-            .iter(app.world())
-            .map(|(e, p)| {
-                (
-                    e,
-                    p.position.x.to_bits(),
-                    p.position.y.to_bits(),
-                    p.heading.to_bits(),
-                )
-            })
-            .collect();
-        poses.sort();
-        poses
+        positions(&mut app)
     };
     assert_eq!(run(true), run(false));
 }

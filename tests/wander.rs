@@ -9,25 +9,6 @@ use bevy_kerb::kerb_turning::wrap_signed;
 use bevy_kerb::prelude::*;
 use support::*;
 
-fn positions(app: &mut App) -> Vec<(Entity, [u32; 3])> {
-    let mut query = app.world_mut().query::<(Entity, &UnitPose)>();
-    let mut all: Vec<_> = query
-        .iter(app.world())
-        .map(|(e, p)| {
-            (
-                e,
-                [
-                    p.position.x.to_bits(),
-                    p.position.y.to_bits(),
-                    p.heading.to_bits(),
-                ],
-            )
-        })
-        .collect();
-    all.sort();
-    all
-}
-
 #[test]
 fn the_same_seed_replays_bit_for_bit() {
     let run = |seed| {

@@ -104,3 +104,23 @@ pub fn spawn_wanderers(app: &mut App, count: usize, mesh: &NavMesh) {
             .spawn(preset.wanderer_at(position, i as f32));
     }
 }
+
+/// Every unit's pose, bit for bit, by entity: for comparing replays.
+pub fn positions(app: &mut App) -> Vec<(Entity, [u32; 3])> {
+    let mut query = app.world_mut().query::<(Entity, &UnitPose)>();
+    let mut all: Vec<_> = query
+        .iter(app.world())
+        .map(|(e, p)| {
+            (
+                e,
+                [
+                    p.position.x.to_bits(),
+                    p.position.y.to_bits(),
+                    p.heading.to_bits(),
+                ],
+            )
+        })
+        .collect();
+    all.sort();
+    all
+}
