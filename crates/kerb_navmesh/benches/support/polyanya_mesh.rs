@@ -2,7 +2,7 @@
 //! both on the same polygons.
 
 use glam::Vec2;
-use kerb_navmesh::{NavMesh, PolygonId};
+use kerb_navmesh::{EdgeLink, NavMesh, PolygonId};
 
 /// The same polygons as a baked `polyanya` mesh. polyanya wants, for every
 /// vertex, the polygons around it counter-clockwise with `u32::MAX` where
@@ -25,8 +25,13 @@ pub fn polyanya_mesh(mesh: &NavMesh) -> polyanya::Mesh {
             for (i, &p) in polygons.iter().enumerate() {
                 ordered.push(p);
                 let following = polygons[(i + 1) % polygons.len()];
-                let joined =
-                    following != p && mesh.neighbors(PolygonId(p)).any(|n| n.0 == following);
+                // Counter-clockwise round the vertex, the next polygon lies
+                // across this one's edge into the vertex. Being neighbours
+                // elsewhere (a strip beside a row of cells) is not enough:
+                // taking that for joined lost every reflex wall corner.
+                let joined = following != p
+                    && edge_into(mesh, PolygonId(p), v as u32)
+                        == Some(EdgeLink::Neighbor(PolygonId(following)));
                 if !joined {
                     ordered.push(u32::MAX);
                 }
@@ -46,6 +51,14 @@ pub fn polyanya_mesh(mesh: &NavMesh) -> polyanya::Mesh {
     let mut built = polyanya::Mesh::new(vertices, polygons).expect("a valid navmesh converts");
     built.bake();
     built
+}
+
+/// What lies across `polygon`'s edge that ends at its corner `vertex`.
+fn edge_into(mesh: &NavMesh, polygon: PolygonId, vertex: u32) -> Option<EdgeLink> {
+    let corners = mesh.polygon_vertex_indices(polygon);
+    let corner = corners.iter().position(|&c| c == vertex)?;
+    let edge = (corner + corners.len() - 1) % corners.len();
+    mesh.polygon_links(polygon).nth(edge)
 }
 
 /// A point in polyanya's `glam`.
