@@ -66,6 +66,13 @@ impl UnitPose {
     pub fn to_pose(self) -> kerb_turning::Pose {
         kerb_turning::Pose::new(self.position, self.heading)
     }
+
+    /// Puts `transform` at this pose on the ground plane, keeping its height.
+    pub(crate) fn write_to(self, transform: &mut Transform) {
+        transform.translation.x = self.position.x;
+        transform.translation.y = self.position.y;
+        transform.rotation = Quat::from_rotation_z(self.heading);
+    }
 }
 
 /// The navmesh polygon the unit stands in, `None` until it is placed.

@@ -67,31 +67,16 @@ pub(crate) fn draw_between_ticks(
                         let ahead = motion.travelled + speed.0.max(0.0) * ahead_time;
                         let sampled = sample_ahead(motion, followed, ahead);
                         let kept = mesh.move_along(polygon, pose.position, sampled.position);
-                        let facing = if motion.reversing {
-                            std::f32::consts::PI
-                        } else {
-                            0.0
-                        };
                         (kept.position.distance_squared(sampled.position) <= ON_MESH * ON_MESH)
-                            .then_some(UnitPose {
-                                position: sampled.position,
-                                heading: sampled.heading + facing,
-                            })
+                            .then(|| motion.unit_pose_at(sampled))
                     })
-                    .flatten();
-                match drawn {
-                    Some(drawn) => {
-                        transform.translation.x = drawn.position.x;
-                        transform.translation.y = drawn.position.y;
-                        transform.rotation = Quat::from_rotation_z(drawn.heading);
-                    }
+                    .flatten()
                     // Drawn ahead on an earlier frame: back to where it is.
-                    None if transform.translation.truncate() != pose.position => {
-                        transform.translation.x = pose.position.x;
-                        transform.translation.y = pose.position.y;
-                        transform.rotation = Quat::from_rotation_z(pose.heading);
-                    }
-                    None => {}
+                    .or_else(|| {
+                        (transform.translation.truncate() != pose.position).then_some(*pose)
+                    });
+                if let Some(drawn) = drawn {
+                    drawn.write_to(&mut transform);
                 }
             },
         );

@@ -126,6 +126,20 @@ impl Motion {
         self.blocked_streak
     }
 
+    /// The unit's pose at `sampled`, a pose on its path: facing the other
+    /// way while it backs along it.
+    pub(crate) fn unit_pose_at(&self, sampled: kerb_turning::Pose) -> UnitPose {
+        let facing = if self.reversing {
+            std::f32::consts::PI
+        } else {
+            0.0
+        };
+        UnitPose {
+            position: sampled.position,
+            heading: sampled.heading + facing,
+        }
+    }
+
     /// Whether the unit has a path it has not finished.
     pub fn is_moving(&self) -> bool {
         self.travelled < self.path.length()

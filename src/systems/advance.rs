@@ -71,16 +71,7 @@ pub(crate) fn advance_along_paths(
                 }
                 let travelled = travelled.min(motion.path.length());
                 motion.travelled = travelled;
-                let sampled = motion.path.sample(travelled);
-                let facing = if motion.reversing {
-                    std::f32::consts::PI
-                } else {
-                    0.0
-                };
-                intent.desired = UnitPose {
-                    position: sampled.position,
-                    heading: sampled.heading + facing,
-                };
+                intent.desired = motion.unit_pose_at(motion.path.sample(travelled));
                 if travelled >= motion.path.length() {
                     let backed_up = std::mem::take(&mut motion.reversing);
                     if let Some(followed) = followed.as_mut() {

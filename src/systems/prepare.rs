@@ -260,8 +260,6 @@ pub(crate) fn teleport_units(
             Goal::None => Pending::NewTarget,
             _ => Pending::Plan,
         };
-        transform.translation.x = position.x;
-        transform.translation.y = position.y;
-        transform.rotation = Quat::from_rotation_z(heading);
+        pose.write_to(&mut transform);
     }
 }
