@@ -38,10 +38,10 @@ fn on_path(path: &TurningPath, p: Vec2) -> (f32, f32) {
             }
             Segment::Line {
                 start: from,
-                direction,
                 length,
                 ..
             } => {
+                let direction = segment.start_direction();
                 let along = (p - from).dot(direction).clamp(0.0, length);
                 (along, (from + direction * along).distance(p))
             }

@@ -248,6 +248,11 @@ fn random_walk(mesh: &NavMesh, seed: u64, steps: usize) {
             mesh.contains_closed(result.polygon, result.position),
             "step {step}: {position} -> {target} gave {result:?}"
         );
+        assert_eq!(
+            mesh.locate(result.position),
+            Some(result.polygon),
+            "step {step}: {position} -> {target} gave {result:?}"
+        );
         position = result.position;
         polygon = result.polygon;
     }

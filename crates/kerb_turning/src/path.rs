@@ -65,7 +65,7 @@ pub struct TurningPath {
 
 const NO_SEGMENT: Segment = Segment::Line {
     start: Vec2::ZERO,
-    direction: Vec2::X,
+    end: Vec2::ZERO,
     length: 0.0,
     heading: 0.0,
 };
@@ -170,7 +170,7 @@ impl TurningPath {
 
     /// The pose `distance` along the path, clamped to `[0, length]`.
     ///
-    /// Each segment is sampled from its own start, never by stepping, so the
+    /// Each segment is sampled from its own ends, never by stepping, so the
     /// result is exact at joins and at the end.
     #[inline]
     pub fn sample(&self, distance: f32) -> Pose {
@@ -314,13 +314,14 @@ impl PathBuilder {
         if distance <= 0.0 {
             return self;
         }
+        let end = self.position + self.forward * distance;
         self.push(Segment::Line {
             start: self.position.as_vec2(),
-            direction: self.forward.as_vec2(),
+            end: end.as_vec2(),
             length: distance as f32,
             heading: self.heading as f32,
         });
-        self.position += self.forward * distance;
+        self.position = end;
         self.length += distance;
         self
     }

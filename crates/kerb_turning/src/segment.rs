@@ -24,8 +24,11 @@ pub enum Segment {
     Line {
         /// First point.
         start: Vec2,
-        /// Unit direction of travel.
-        direction: Vec2,
+        /// Last point. Kept, not worked out from a direction, so that a
+        /// pose sampled near the end is as exact as one near the start: a
+        /// unit replanning a hair before its goal sees the goal dead ahead,
+        /// not a rounding error to one side (see [`Segment::sample`]).
+        end: Vec2,
         /// Length in world units, never negative.
         length: f32,
         /// The heading along `direction`, in radians: kept so that sampling,
@@ -42,10 +45,18 @@ impl Segment {
     pub fn line(start: Vec2, direction: Vec2, length: f32) -> Segment {
         Segment::Line {
             start,
-            direction,
+            end: start + direction * length,
             length,
             heading: direction.to_angle(),
         }
+    }
+
+    /// The unit direction of travel at the segment's start: along a line,
+    /// or along the tangent of an arc. Taken from the heading, which stays
+    /// exact where a line is so short that its ends' rounding is most of it.
+    #[inline]
+    pub fn start_direction(&self) -> Vec2 {
+        Vec2::from_angle(self.start_pose().heading)
     }
 
     /// Length travelled along the segment.
@@ -69,7 +80,10 @@ impl Segment {
 
     /// The pose `distance` along the segment, clamped to its ends.
     ///
-    /// Computed directly from the segment's start, so it is exact at joins.
+    /// Computed directly from the segment's ends, never by stepping, so it
+    /// is exact at joins. A line is sampled from its nearer end: its
+    /// rounding grows with the distance from that end, so a pose just
+    /// before the end of a long straight has the end dead ahead.
     #[inline]
     pub fn sample(&self, distance: f32) -> Pose {
         match *self {
@@ -89,10 +103,21 @@ impl Segment {
             }
             Segment::Line {
                 start,
-                direction,
+                end,
                 length,
                 heading,
-            } => Pose::new(start + direction * distance.max(0.0).min(length), heading),
+            } => {
+                let along = distance.max(0.0).min(length);
+                let offset = end - start;
+                let position = if along * 2.0 <= length {
+                    start + offset * (along / length)
+                } else {
+                    end - offset * ((length - along) / length)
+                };
+                // A line of length zero stays at its start (0 / 0 above).
+                let position = if length > 0.0 { position } else { start };
+                Pose::new(position, heading)
+            }
         }
     }
 

@@ -39,10 +39,8 @@ fn assert_well_formed(path: &TurningPath, start: Pose, radius: f32) {
                 "no needless full circle: {path:#?}"
             );
         }
-        if let Segment::Line {
-            direction, heading, ..
-        } = *segment
-        {
+        if let Segment::Line { heading, .. } = *segment {
+            let direction = segment.start_direction();
             assert!(
                 Vec2::from_angle(heading).distance(direction) <= 1e-5,
                 "a line's heading points along its direction: {segment:?}"

@@ -4,27 +4,8 @@
 use glam::Vec2;
 use kerb_turning::{Segment, TurningPath};
 
+use super::crossings::{Hit, circle_hits, segment_hits};
 use crate::mesh::{Aabb, NavMesh, PolygonId, closest_point_on_segment};
-
-/// A point where a piece of path meets a boundary, with the direction of
-/// travel there.
-#[derive(Clone, Copy)]
-struct Hit {
-    distance: f32,
-    point: Vec2,
-    tangent: Vec2,
-}
-
-impl Hit {
-    /// The point `distance` along a line from `start` going `direction`.
-    fn on_line(start: Vec2, direction: Vec2, distance: f32) -> Hit {
-        Hit {
-            distance,
-            point: start + direction * distance,
-            tangent: direction,
-        }
-    }
-}
 
 /// Which violation a walkability check looks for.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -72,11 +53,29 @@ impl NavMesh {
     /// Whether `path`, from `distance` along it (at `from`, where it may
     /// be on a wall), is outside the walkable area just after: a crossing
     /// at the very point, which rounding can hide from the walls'
-    /// crossings, seen by looking just ahead (if at least that much of the
-    /// `ahead` that follows is left).
+    /// crossings, seen by looking just ahead (within the `ahead` that
+    /// follows).
     fn leaves_from(&self, path: &TurningPath, distance: f32, from: Vec2, ahead: f32) -> bool {
-        let step = 1e-4 * (1.0 + from.abs().max_element());
-        ahead > step && self.is_outside(path.sample(distance + step).position)
+        let first = PROBE_ROUNDINGS * rounding_at(from);
+        self.outside_just_after(|d| path.sample(d).position, distance, first, ahead)
+    }
+
+    /// Whether any of a few points just after `distance` along a piece of
+    /// path, `first` past it and then ten and a hundred times as far (as
+    /// long as they are within `ahead`), is outside the walkable area. A
+    /// path that leaves at a shallow angle, or clips a corner for a few
+    /// millimetres, is outside at one of them, whatever the scale.
+    fn outside_just_after(
+        &self,
+        sample: impl Fn(f32) -> Vec2,
+        distance: f32,
+        first: f32,
+        ahead: f32,
+    ) -> bool {
+        [first, 10.0 * first, 100.0 * first]
+            .into_iter()
+            .take_while(|&probe| probe < ahead)
+            .any(|probe| self.is_outside(sample(distance + probe)))
     }
 
     /// [`NavMesh::path_violation`] for a path whose start is on the
@@ -90,7 +89,7 @@ impl NavMesh {
         let start = path.start();
         // Meeting a wall where the path ends is arriving on the boundary,
         // not leaving it; rounding puts such a hit a hair either side.
-        let end_tolerance = 1e-5 * (1.0 + path.end().position.abs().max_element());
+        let end_tolerance = 2.0 * rounding_at(path.end().position);
         let last_distance = path.length() - end_tolerance;
         let mut travelled = 0.0;
         let mut first: Option<f32> = None;
@@ -122,7 +121,7 @@ impl NavMesh {
                     let distance = away.length();
                     // On the wall itself the direction away from it is its
                     // inward normal; rounding leaves `away` pointing anywhere.
-                    let rounding = 1e-5 * (1.0 + start.position.abs().max_element());
+                    let rounding = PROBE_ROUNDINGS * rounding_at(start.position);
                     let away = if distance <= rounding { inward } else { away };
                     if distance < clearance && tangent.dot(away) < 0.0 {
                         starts_too_close = true;
@@ -184,17 +183,9 @@ impl NavMesh {
             }
         };
         match *segment {
-            Segment::Line {
-                start,
-                direction,
-                length,
-                ..
-            } => self.wall_grid.for_each_cell_near_segment(
-                start,
-                start + direction * length,
-                margin,
-                visit_cell,
-            ),
+            Segment::Line { start, end, .. } => self
+                .wall_grid
+                .for_each_cell_near_segment(start, end, margin, visit_cell),
             Segment::Arc { center, radius, .. } => {
                 let bounds = Aabb {
                     min: center - radius,
@@ -222,33 +213,54 @@ impl NavMesh {
         // start stayed inside that rounding, so a real exit there was
         // missed (a 281 m leg that left the walkable area by 1.3 m).
         let crossing = segment.sample(distance).position;
-        let scale = 1.0
-            + segment
-                .start_pose()
-                .position
-                .abs()
-                .max_element()
-                .max(crossing.abs().max_element());
+        let start = segment.start_pose().position;
+        let rounding = rounding_at(start).max(rounding_at(crossing));
         // Far enough along to be clearly past the wall's line: at a
         // shallow crossing, a short step stays within `is_outside`'s
         // rounding of the wall, and a real exit was taken for an artefact.
-        let past_rounding = 4e-6 * scale / across.max(1e-6);
-        let step = (1e-4 * scale).max(past_rounding);
-        // And just past the rounding too: an arc that clips a wall corner
-        // is outside for a few centimetres only, and one step alone can
-        // land back inside (a 6 mm clip was missed with a step 7% longer).
-        let near = (1e-5 * scale).max(past_rounding);
-        self.is_outside(segment.sample(distance + near).position)
-            || (step > near && self.is_outside(segment.sample(distance + step).position))
+        let past_rounding = 4.0 * rounding / across.max(1e-6);
+        let first = (PROBE_ROUNDINGS * rounding).max(past_rounding);
+        let sample = |d: f32| segment.sample(d).position;
+        self.outside_just_after(sample, distance, first, f32::INFINITY)
+            || self.outside_before_meeting_a_wall_again(segment, distance)
+    }
+
+    /// Whether `segment` is outside halfway between `distance` and where it
+    /// next meets a wall (or its end): a clip of a wall corner too short for
+    /// the looks ahead to land in (10 mm long and 3 mm deep at 1e4 m) is
+    /// outside there, while a pass through a corner meets the next wall at
+    /// the same point and stays within rounding.
+    fn outside_before_meeting_a_wall_again(&self, segment: &Segment, distance: f32) -> bool {
+        let mut again = segment.length();
+        self.for_each_wall_near(segment, 1e-3, |a, b, _| {
+            segment_hits(segment, a, b, &mut |hit: Hit| {
+                if hit.distance > distance && hit.distance < again {
+                    again = hit.distance;
+                }
+            });
+        });
+        again > distance && self.is_outside(segment.sample(0.5 * (distance + again)).position)
     }
 
     /// Whether `p` is off the walkable area by more than rounding: a point
     /// computed on a wall can land a hair outside it.
     fn is_outside(&self, p: Vec2) -> bool {
-        let rounding = 1e-6 * (1.0 + p.abs().max_element());
+        let rounding = rounding_at(p);
         self.locate(p).is_none() && self.distance_to_wall(p, rounding) >= rounding
     }
 }
+
+/// How far a point computed on a piece of path may be from where it should
+/// be at `p`'s coordinates: the `f32` rounding there (about 0.01 m at
+/// 1e5 m), which every tolerance of the check is a multiple of, so that it
+/// is as strict far from the origin as the numbers allow, and no stricter.
+fn rounding_at(p: Vec2) -> f32 {
+    f32::EPSILON * (1.0 + p.abs().max_element())
+}
+
+/// How many roundings past a point the first look ahead goes: clear of the
+/// rounding of the point itself and of the walls' lines.
+const PROBE_ROUNDINGS: f32 = 8.0;
 
 /// The first distance along `segment` where it crosses wall `a b` (inward
 /// normal `inward`) outwards, with the sine of the angle between them.
@@ -287,146 +299,4 @@ fn first_approach(
     circle_hits(segment, a, clearance, &mut consider);
     circle_hits(segment, b, clearance, &mut consider);
     first
-}
-
-/// The parameters along a wall that count as on it: a little past each end,
-/// so that a path through a wall's corner meets both walls there despite
-/// rounding. A meeting that is not a real crossing is then ruled out by
-/// looking just past it ([`NavMesh::leaves_after`]).
-const ON_WALL: std::ops::RangeInclusive<f32> = -1e-5..=1.0 + 1e-5;
-
-/// Where `segment` meets the straight segment `from to`.
-fn segment_hits(segment: &Segment, from: Vec2, to: Vec2, emit: &mut impl FnMut(Hit)) {
-    let edge = to - from;
-    match *segment {
-        Segment::Line {
-            start,
-            direction,
-            length,
-            ..
-        } => {
-            let denominator = direction.perp_dot(edge);
-            // Within a millionth of a radian of parallel (as in
-            // `move_along`): running along a wall is not leaving it, and a
-            // line from a wall's corner to a point on that wall is one.
-            if denominator.abs() <= 1e-6 * edge.length() {
-                return;
-            }
-            let offset = from - start;
-            let s = offset.perp_dot(edge) / denominator;
-            let t = offset.perp_dot(direction) / denominator;
-            if (0.0..=length).contains(&s) && ON_WALL.contains(&t) {
-                emit(Hit::on_line(start, direction, s));
-            }
-        }
-        Segment::Arc { center, radius, .. } => {
-            // |from + t edge - center|² = r²
-            let relative = from - center;
-            let qa = edge.length_squared();
-            if qa == 0.0 {
-                return;
-            }
-            let qb = 2.0 * edge.dot(relative);
-            let qc = relative.length_squared() - radius * radius;
-            for t in quadratic_roots(qa, qb, qc) {
-                if ON_WALL.contains(&t) {
-                    arc_point_hit(segment, from + edge * t, emit);
-                }
-            }
-        }
-    }
-}
-
-/// Where `segment` meets the circle of radius `r` about `q`.
-fn circle_hits(segment: &Segment, q: Vec2, r: f32, emit: &mut impl FnMut(Hit)) {
-    match *segment {
-        Segment::Line {
-            start,
-            direction,
-            length,
-            ..
-        } => {
-            // From the point of closest approach, not from the start: a
-            // far start would cancel the circle's radius away in rounding.
-            let closest = direction.dot(q - start);
-            let miss = (start + direction * closest).distance_squared(q);
-            if miss > r * r {
-                return;
-            }
-            let half_chord = (r * r - miss).sqrt();
-            for s in [closest - half_chord, closest + half_chord] {
-                if (0.0..=length).contains(&s) {
-                    emit(Hit::on_line(start, direction, s));
-                }
-            }
-        }
-        Segment::Arc { center, radius, .. } => {
-            let between = q - center;
-            let d = between.length();
-            if d == 0.0 || d > radius + r || d < (radius - r).abs() {
-                return;
-            }
-            let along = (d * d + radius * radius - r * r) / (2.0 * d);
-            let across = (radius * radius - along * along).max(0.0).sqrt();
-            let axis = between / d;
-            for side in [1.0, -1.0] {
-                arc_point_hit(
-                    segment,
-                    center + axis * along + axis.perp() * (across * side),
-                    emit,
-                );
-            }
-        }
-    }
-}
-
-/// Emits the hit at `point`, which lies on the arc's circle, if it is within
-/// the arc's sweep.
-fn arc_point_hit(segment: &Segment, point: Vec2, emit: &mut impl FnMut(Hit)) {
-    let Segment::Arc {
-        center,
-        radius,
-        start_angle,
-        sweep,
-    } = *segment
-    else {
-        return;
-    };
-    let angle = (point - center).to_angle();
-    let turned = (sweep.signum() * (angle - start_angle)).rem_euclid(std::f32::consts::TAU);
-    // A hit a hair before the start wraps to almost a full turn.
-    let turned = if turned > std::f32::consts::TAU - 1e-5 {
-        0.0
-    } else {
-        turned
-    };
-    if turned <= sweep.abs() + 1e-6 {
-        let radial = (point - center) / radius;
-        let tangent = if sweep.is_sign_negative() {
-            -radial.perp()
-        } else {
-            radial.perp()
-        };
-        emit(Hit {
-            distance: turned * radius,
-            point,
-            tangent,
-        });
-    }
-}
-
-/// Real roots of `a t² + b t + c`, computed without cancellation.
-fn quadratic_roots(a: f32, b: f32, c: f32) -> impl Iterator<Item = f32> {
-    let discriminant = b * b - 4.0 * a * c;
-    let roots = if discriminant < 0.0 || a == 0.0 {
-        [f32::NAN, f32::NAN]
-    } else {
-        let q = -0.5 * (b + discriminant.sqrt().copysign(b));
-        if q == 0.0 {
-            [0.0, f32::NAN]
-        } else {
-            [q / a, c / q]
-        }
-    };
-    roots.into_iter().filter(|t| t.is_finite())
 }

@@ -2,6 +2,7 @@
 //! that does.
 
 mod check;
+mod crossings;
 mod walkable_plan;
 
 pub use walkable_plan::WalkablePlan;

@@ -146,7 +146,22 @@ impl NavMesh {
                 }
             }
         }
-        best.map(|(_, point, polygon)| (self.clamp_into(polygon, point), polygon))
+        best.map(|(_, point, polygon)| {
+            let point = self.clamp_into(polygon, point);
+            (point, self.owner_near(polygon, point))
+        })
+    }
+
+    /// The polygon [`NavMesh::locate`] gives for `p`, which the closed
+    /// `polygon` holds. On a shared edge or vertex that is the owner under
+    /// the tie-break ([`NavMesh::owns`]), which may be a neighbour: every
+    /// position the mesh hands out is found again by `locate` in the
+    /// polygon it comes with.
+    pub(crate) fn owner_near(&self, polygon: PolygonId, p: Vec2) -> PolygonId {
+        if self.clearly_inside(polygon, p) || self.owns(polygon, p) {
+            return polygon;
+        }
+        self.locate_from(polygon, p).unwrap_or(polygon)
     }
 }
 

@@ -195,18 +195,14 @@ impl NavMesh {
     /// The side of `p` relative to the edge `from -> to`: positive on the
     /// left (inside a counter-clockwise polygon), zero exactly on the line.
     ///
-    /// Evaluated in `f64` with the edge's end points in a canonical order, so
-    /// the two polygons sharing an edge compute exactly opposite values and
-    /// never both claim, or both reject, a point near it.
+    /// The sign is exact (Shewchuk's adaptive predicate), so the polygons
+    /// round a shared edge or vertex never both claim, or both reject, a
+    /// point near it, however close it is: a plain `f64` determinant rounds
+    /// `p - from` for a point a hair from a far vertex.
     #[inline]
     pub(crate) fn side(from: Vec2, to: Vec2, p: Vec2) -> f64 {
-        let (a, b, flip) = if (from.x, from.y) < (to.x, to.y) {
-            (from, to, 1.0)
-        } else {
-            (to, from, -1.0)
-        };
-        let (a, b, p) = (a.as_dvec2(), b.as_dvec2(), p.as_dvec2());
-        flip * (b - a).perp_dot(p - a)
+        let coord = |v: Vec2| robust::Coord { x: v.x, y: v.y };
+        robust::orient2d(coord(from), coord(to), coord(p))
     }
 
     /// Whether `p` is inside every edge of `polygon` by more than rounding
@@ -276,8 +272,13 @@ impl NavMesh {
     /// Moves `p`, which should already be in or on `polygon`, to a point the
     /// closed polygon contains, correcting rounding by the smallest push.
     pub(crate) fn clamp_into(&self, polygon: PolygonId, mut p: Vec2) -> Vec2 {
-        if self.clearly_inside(polygon, p) {
+        if self.clearly_inside(polygon, p) || self.contains_closed(polygon, p) {
             return p;
+        }
+        // A point rounded a hair outside has a representable neighbour
+        // inside: the nearest of those is the smallest push there is.
+        if let Some(inside) = self.nearest_neighbour_inside(polygon, p) {
+            return inside;
         }
         for _ in 0..4 {
             if self.contains_closed(polygon, p) {
@@ -303,6 +304,28 @@ impl NavMesh {
             }
         }
         center
+    }
+
+    /// The `f32` point within two steps of rounding of `p` in each axis that
+    /// the closed `polygon` contains and is nearest to `p`, if any.
+    fn nearest_neighbour_inside(&self, polygon: PolygonId, p: Vec2) -> Option<Vec2> {
+        let steps = |x: f32| {
+            let (down, up) = (x.next_down(), x.next_up());
+            [down.next_down(), down, x, up, up.next_up()]
+        };
+        let mut best: Option<(f32, Vec2)> = None;
+        for x in steps(p.x) {
+            for y in steps(p.y) {
+                let candidate = Vec2::new(x, y);
+                let distance = candidate.as_dvec2().distance_squared(p.as_dvec2()) as f32;
+                if best.is_none_or(|(d, _)| distance < d)
+                    && self.contains_closed(polygon, candidate)
+                {
+                    best = Some((distance, candidate));
+                }
+            }
+        }
+        best.map(|(_, point)| point)
     }
 
     /// The connected piece of walkable area (island) `polygon` belongs to:
@@ -392,13 +415,17 @@ pub(crate) fn nudge_is_inside(d: Vec2) -> bool {
 }
 
 /// The closest point of segment `a b` to `p`.
+///
+/// Worked in `f64`: in `f32` a segment kilometres long puts the point
+/// millimetres off at a few thousand metres from the origin.
 #[inline]
 pub fn closest_point_on_segment(a: Vec2, b: Vec2, p: Vec2) -> Vec2 {
+    let (a, b, p) = (a.as_dvec2(), b.as_dvec2(), p.as_dvec2());
     let ab = b - a;
     let length_squared = ab.length_squared();
     if length_squared == 0.0 {
-        return a;
+        return a.as_vec2();
     }
     let t = ((p - a).dot(ab) / length_squared).clamp(0.0, 1.0);
-    a + ab * t
+    (a + ab * t).as_vec2()
 }

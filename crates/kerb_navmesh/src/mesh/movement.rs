@@ -86,9 +86,10 @@ impl NavMesh {
             }
             last_wall_normal = Some(inward);
         }
+        let position = self.clamp_into(polygon, position);
         MoveResult {
-            position: self.clamp_into(polygon, position),
-            polygon,
+            position,
+            polygon: self.owner_near(polygon, position),
             hit_wall,
         }
     }

@@ -2,7 +2,7 @@
 //! and the turning paths that drive it at the unit's radius.
 
 use glam::Vec2;
-use kerb_turning::{PlanError, Pose, TurningPath};
+use kerb_turning::{PlanError, Pose, TurningPath, candidates_to_point, candidates_to_pose};
 
 use crate::mesh::{NavMesh, PolygonId};
 mod corridor;
@@ -20,6 +20,16 @@ use legs::Driver;
 /// when the goal is closer to a wall than the clearance: rounding must not
 /// make the goal itself too close.
 const GOAL_CLEARANCE_SHARE: f32 = 0.99;
+
+/// How far from wall corners, in turning radii, the polyline of a second try
+/// passes, for a unit that keeps next to no clearance.
+const GUIDE_RADII: f32 = 0.5;
+
+/// Below how many turning radii of clearance a unit gets that second try: a
+/// polyline through the wall corners themselves, or a hair from them, is
+/// what leaves only turns that clip them; a wider clearance keeps the turns
+/// off the corners already, and a second try would only cost time.
+const GUIDE_CLEARANCE_RADII: f32 = 0.1;
 
 /// Where a route ends.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -175,17 +185,57 @@ impl NavMesh {
                 // wide; one costed for turning round may be drivable.
                 let facing =
                     self.find_corridor_facing(start, goal.position(), radius, clearance)?;
-                if facing == corridor {
-                    return Err(RouteError::Undrivable { at });
-                }
-                self.drive_corridor(start, goal, &facing, radius, clearance)
-                    .map_err(|_| RouteError::Undrivable { at })
+                let around = (facing != corridor)
+                    .then(|| {
+                        self.drive_corridor(start, goal, &facing, radius, clearance)
+                            .ok()
+                    })
+                    .flatten();
+                // The legs follow the polyline's corners, and a single
+                // turning path that owes nothing to them may still fit.
+                around
+                    .or_else(|| self.direct_route(start, goal, corridor, radius, clearance))
+                    .ok_or(RouteError::Undrivable { at })
             }
             route => route,
         }
     }
 
-    /// Pulls `corridor` into a polyline and drives it.
+    /// The shortest walkable turning path straight from `start` to `goal`,
+    /// as a route of one leg, if there is one.
+    fn direct_route(
+        &self,
+        start: Pose,
+        goal: RouteGoal,
+        corridor: Vec<PolygonId>,
+        radius: f32,
+        clearance: f32,
+    ) -> Option<Route> {
+        let candidates = match goal {
+            RouteGoal::Point(point) => candidates_to_point(start, point, radius),
+            RouteGoal::Pose(pose) => candidates_to_pose(start, pose, radius),
+        }
+        .ok()?;
+        let leg = self
+            .shortest_walkable(&candidates, self.goal_clearance(goal, clearance))
+            .path()?;
+        let polyline = vec![start.position, goal.position()];
+        Some(Route::new(corridor, polyline, vec![leg]))
+    }
+
+    /// The clearance for a route's last leg: no more than the goal's own
+    /// distance from the walls, or a goal beside a wall could never be
+    /// reached.
+    fn goal_clearance(&self, goal: RouteGoal, clearance: f32) -> f32 {
+        let clearance = clearance.max(0.0);
+        let room = self.distance_to_wall(goal.position(), clearance) * GOAL_CLEARANCE_SHARE;
+        room.min(clearance)
+    }
+
+    /// Pulls `corridor` into a polyline and drives it. A unit that keeps
+    /// next to no clearance is tried again along a polyline kept half a
+    /// radius from the corners: one through a wall corner itself leaves it
+    /// only turns that clip the corner.
     fn drive_corridor(
         &self,
         start: Pose,
@@ -194,16 +244,34 @@ impl NavMesh {
         radius: f32,
         clearance: f32,
     ) -> Result<Route, RouteError> {
-        let polyline = self.string_pull(start.position, goal.position(), corridor, clearance);
-        let clearance = clearance.max(0.0);
-        let goal_clearance =
-            self.distance_to_wall(goal.position(), clearance) * GOAL_CLEARANCE_SHARE;
+        let guided = |guide: f32| {
+            let polyline = self.string_pull(start.position, goal.position(), corridor, guide);
+            self.drive_polyline(start, goal, corridor, polyline, radius, clearance)
+        };
+        guided(clearance).or_else(|error| match error {
+            RouteError::Undrivable { .. } if clearance < GUIDE_CLEARANCE_RADII * radius => {
+                guided(GUIDE_RADII * radius).map_err(|_| error)
+            }
+            error => Err(error),
+        })
+    }
+
+    /// Drives `polyline`, pulled through `corridor`.
+    fn drive_polyline(
+        &self,
+        start: Pose,
+        goal: RouteGoal,
+        corridor: &[PolygonId],
+        polyline: Vec<Vec2>,
+        radius: f32,
+        clearance: f32,
+    ) -> Result<Route, RouteError> {
         let driver = Driver {
             mesh: self,
             polyline: &polyline,
             radius,
-            clearance,
-            goal_clearance: goal_clearance.min(clearance),
+            clearance: clearance.max(0.0),
+            goal_clearance: self.goal_clearance(goal, clearance),
             final_heading: goal.heading(),
         };
         let legs = driver.drive(start)?;

@@ -347,7 +347,7 @@ impl Setup {
         let (center, arc) = self.first_arc(sign, sweep);
         let line = Segment::Line {
             start: (center - chosen.exit.perp() * (sign * r)).as_vec2(),
-            direction: chosen.exit.as_vec2(),
+            end: self.goal.as_vec2(),
             length: chosen.straight as f32,
             heading: (self.heading + sweep) as f32,
         };

@@ -124,7 +124,7 @@ pub(super) fn plan(
     if turn <= 0.0 {
         return general(start, goal, radius);
     }
-    Ok(frame.arc_line(side, turn, [half_y, half_x], straight))
+    Ok(frame.arc_line(side, turn, [half_y, half_x], straight, goal))
 }
 
 /// The start of a query, the heading's unit vector and the radius: what
@@ -142,7 +142,7 @@ impl Frame {
     /// The arc-line path that turns to `side` (0 left, 1 right) through
     /// `turn`, above zero, twice the angle of the half angle's vector
     /// `(half_y, half_x)` (in the upper half plane), then drives
-    /// `straight`, above zero too.
+    /// `straight`, above zero too, to end on `goal`.
     #[inline(always)]
     fn arc_line(
         &self,
@@ -150,6 +150,7 @@ impl Frame {
         turn: f32,
         [half_y, half_x]: [f32; 2],
         straight: f32,
+        goal: Vec2,
     ) -> TurningPath {
         let sign = SIDE_SIGNS[side];
         let r = self.radius;
@@ -165,7 +166,7 @@ impl Frame {
         let arc = self.first_arc(center, sign, sweep);
         let line = Segment::Line {
             start: center - direction.perp() * (sign * r),
-            direction,
+            end: goal,
             length: straight,
             heading: self.heading + sweep,
         };

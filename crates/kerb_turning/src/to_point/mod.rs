@@ -18,7 +18,7 @@ use exact::{Setup, near_a_circle};
 /// radius) inside a turning circle counts as on it: `f32` inputs put a goal
 /// meant to be on the circle a few ulps to either side, and "inside" would
 /// send the unit on a needless loop.
-const ON_CIRCLE_ULPS: f64 = 8.0;
+const ON_CIRCLE_ULPS: f64 = 4.0;
 
 /// The geometry Pinter's article computes for one turn direction (its
 /// Listing 1).

@@ -359,7 +359,7 @@ impl Setup {
             },
             Segment::Line {
                 start: (first_center - direction.perp() * (first_sign * r)).as_vec2(),
-                direction: direction.as_vec2(),
+                end: (last_center - direction.perp() * (last_sign * r)).as_vec2(),
                 length: straight_length as f32,
                 heading: straight_heading as f32,
             },
