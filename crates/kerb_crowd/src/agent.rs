@@ -1,0 +1,43 @@
+//! What avoidance knows of a unit.
+
+use glam::Vec2;
+
+/// A unit as avoidance sees it: where it is, how it moves now and what it
+/// can do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Agent {
+    /// Position of the body's centre.
+    pub position: Vec2,
+    /// Facing, in radians; units drive forwards along it.
+    pub heading: f32,
+    /// Speed now, in units a second (never below zero).
+    pub speed: f32,
+    /// Top speed.
+    pub max_speed: f32,
+    /// Tightest turning radius.
+    pub turn_radius: f32,
+    /// Radius of the body's disc, which must not overlap another's.
+    pub body_radius: f32,
+    /// How much others make way: of two units about to meet, each does
+    /// the other's share of `priority` of the avoiding (equals half each,
+    /// a pedestrian of priority 1 nearly all of it for a tank of 10).
+    pub priority: f32,
+}
+
+impl Agent {
+    /// Velocity now.
+    #[inline]
+    pub fn velocity(&self) -> Vec2 {
+        Vec2::from_angle(self.heading) * self.speed
+    }
+}
+
+/// The motion a unit wants this tick, to follow its path: a speed and a
+/// signed curvature (positive turns left, at most `1 / turn_radius`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Preferred {
+    /// Speed along the path.
+    pub speed: f32,
+    /// The path's curvature where the unit is.
+    pub curvature: f32,
+}

@@ -1,0 +1,213 @@
+//! A uniform grid over the units, rebuilt every tick by counting sort.
+
+use glam::Vec2;
+
+use crate::Nearest;
+
+/// A uniform grid of the units' positions for neighbour queries.
+///
+/// [`NeighbourGrid::rebuild`] sorts the units into cells by counting sort:
+/// O(N) each tick, and no allocation once the buffers have grown to the
+/// crowd's size. Units with a non-finite position are left out.
+#[derive(Clone, Debug, Default)]
+pub struct NeighbourGrid {
+    wanted_cell_size: f32,
+    cell_size: f32,
+    origin: Vec2,
+    columns: i32,
+    rows: i32,
+    /// Units of cell `c` are `entries[starts[c]..starts[c + 1]]`.
+    starts: Vec<u32>,
+    /// Position and index of each unit, in cell order.
+    entries: Vec<(Vec2, u32)>,
+    /// Scratch: each unit's cell, or `u32::MAX` for none.
+    cell_of: Vec<u32>,
+}
+
+impl NeighbourGrid {
+    /// A grid with cells `cell_size` across (the query range is a good
+    /// choice). A size that is not finite and above zero is taken as 1.
+    pub fn new(cell_size: f32) -> Self {
+        let cell_size = if cell_size.is_finite() && cell_size > 0.0 {
+            cell_size
+        } else {
+            1.0
+        };
+        Self {
+            wanted_cell_size: cell_size,
+            cell_size,
+            ..Self::default()
+        }
+    }
+
+    /// The size of the cells: the one asked for, or larger where the units
+    /// are so spread out that the grid would have more than a few cells per
+    /// unit.
+    pub fn cell_size(&self) -> f32 {
+        self.cell_size
+    }
+
+    /// Sorts `positions` (indexed by unit) into the grid.
+    pub fn rebuild(&mut self, positions: &[Vec2]) {
+        let (min, max) = positions
+            .iter()
+            .filter(|p| p.is_finite())
+            .fold((Vec2::INFINITY, Vec2::NEG_INFINITY), |(lo, hi), &p| {
+                (lo.min(p), hi.max(p))
+            });
+        self.entries.clear();
+        self.starts.clear();
+        if min.x > max.x {
+            (self.columns, self.rows) = (0, 0);
+            self.starts.push(0);
+            return;
+        }
+        let extent = (max - min).max(Vec2::splat(f32::MIN_POSITIVE));
+        // At most a few cells per unit: spread-out units get larger cells.
+        let most_cells = (4 * positions.len() + 64) as f32;
+        let wanted = (extent / self.wanted_cell_size).floor() + 1.0;
+        let shrink = (wanted.x * wanted.y / most_cells).sqrt().max(1.0);
+        self.cell_size = self.wanted_cell_size * shrink;
+        self.origin = min;
+        self.columns = ((extent.x / self.cell_size) as i32 + 1).max(1);
+        self.rows = ((extent.y / self.cell_size) as i32 + 1).max(1);
+        let cells = (self.columns * self.rows) as usize;
+        self.starts.resize(cells + 1, 0);
+        self.cell_of.clear();
+        for &p in positions {
+            let cell = if p.is_finite() {
+                let (column, row) = self.cell_coords(p);
+                let cell = (row * self.columns + column) as u32;
+                self.starts[cell as usize + 1] += 1;
+                cell
+            } else {
+                u32::MAX
+            };
+            self.cell_of.push(cell);
+        }
+        for cell in 0..cells {
+            self.starts[cell + 1] += self.starts[cell];
+        }
+        let placed = self.starts[cells] as usize;
+        self.entries.resize(placed, (Vec2::ZERO, 0));
+        // Filling each cell from its end leaves its units in index order.
+        for (index, &cell) in self.cell_of.iter().enumerate().rev() {
+            if cell == u32::MAX {
+                continue;
+            }
+            let end = &mut self.starts[cell as usize + 1];
+            *end -= 1;
+            self.entries[*end as usize] = (positions[index], index as u32);
+        }
+        // Each end was moved back to its cell's start: shift them back.
+        self.starts.rotate_left(1);
+        self.starts[cells] = placed as u32;
+    }
+
+    /// The cell holding `p`, clamped to the grid.
+    fn cell_coords(&self, p: Vec2) -> (i32, i32) {
+        let local = (p - self.origin) / self.cell_size;
+        (
+            (local.x as i32).clamp(0, self.columns - 1),
+            (local.y as i32).clamp(0, self.rows - 1),
+        )
+    }
+
+    /// Fills `nearest` with the units within `range` of `p`, nearest first,
+    /// leaving out unit `exclude` (the asking unit itself).
+    pub fn nearest(&self, p: Vec2, range: f32, exclude: u32, nearest: &mut Nearest) {
+        nearest.clear();
+        if self.columns == 0 || !p.is_finite() || range.is_nan() || range < 0.0 {
+            return;
+        }
+        let range_sq = range * range;
+        let (c0, r0) = self.cell_coords(p - range);
+        let (c1, r1) = self.cell_coords(p + range);
+        for row in r0..=r1 {
+            let first = (row * self.columns + c0) as usize;
+            let last = (row * self.columns + c1) as usize;
+            // A row of cells is one run of entries.
+            let run = self.starts[first] as usize..self.starts[last + 1] as usize;
+            for &(q, index) in &self.entries[run] {
+                let distance_sq = q.distance_squared(p);
+                if distance_sq <= range_sq && index != exclude {
+                    nearest.offer(distance_sq, index);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn brute(positions: &[Vec2], p: Vec2, range: f32, exclude: u32, k: usize) -> Vec<u32> {
+        let mut all: Vec<(f32, u32)> = positions
+            .iter()
+            .enumerate()
+            .filter(|&(i, q)| {
+                i as u32 != exclude && q.is_finite() && q.distance_squared(p) <= range * range
+            })
+            .map(|(i, q)| (q.distance_squared(p), i as u32))
+            .collect();
+        all.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        all.into_iter().take(k).map(|(_, i)| i).collect()
+    }
+
+    #[test]
+    fn queries_agree_with_brute_force() {
+        let mut state = 12345u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 40) as f32 / (1u64 << 24) as f32
+        };
+        for (count, spread) in [(0, 1.0), (1, 1.0), (50, 10.0), (500, 200.0), (300, 1e5)] {
+            let mut positions: Vec<Vec2> = (0..count)
+                .map(|_| Vec2::new(next(), next()) * spread)
+                .collect();
+            if count > 3 {
+                positions[2] = Vec2::NAN;
+            }
+            let mut grid = NeighbourGrid::new(3.0);
+            grid.rebuild(&positions);
+            let mut nearest = Nearest::new(8);
+            for i in 0..count.min(100) {
+                let p = positions[i];
+                grid.nearest(p, 6.0, i as u32, &mut nearest);
+                let found: Vec<u32> = nearest.indices().collect();
+                if p.is_finite() {
+                    assert_eq!(found, brute(&positions, p, 6.0, i as u32, 8));
+                } else {
+                    assert!(found.is_empty());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rebuilding_reuses_its_buffers() {
+        let positions: Vec<Vec2> = (0..1000)
+            .map(|i| Vec2::new(i as f32 % 37.0, i as f32 / 37.0))
+            .collect();
+        let mut grid = NeighbourGrid::new(2.0);
+        grid.rebuild(&positions);
+        let capacity = (
+            grid.entries.capacity(),
+            grid.starts.capacity(),
+            grid.cell_of.capacity(),
+        );
+        let moved: Vec<Vec2> = positions.iter().map(|p| *p + Vec2::splat(0.3)).collect();
+        grid.rebuild(&moved);
+        assert_eq!(
+            capacity,
+            (
+                grid.entries.capacity(),
+                grid.starts.capacity(),
+                grid.cell_of.capacity()
+            )
+        );
+    }
+}
