@@ -4,7 +4,7 @@
 use glam::Vec2;
 use kerb_turning::{Segment, TurningPath};
 
-use super::crossings::{Hit, circle_hits, segment_hits};
+use super::crossings::{Hit, Piece};
 use crate::mesh::{Aabb, NavMesh, PolygonId, closest_point_on_segment};
 
 /// Which violation a walkability check looks for.
@@ -42,6 +42,9 @@ impl NavMesh {
         if self.locate(start.position).is_none() {
             return Some(0.0);
         }
+        if let Some(at) = first_gap(path) {
+            return Some(at);
+        }
         // From a start on a wall, or on one of the area's corners, the first
         // crossing sits at distance zero, where rounding can hide it.
         if self.leaves_from(path, 0.0, start.position, path.length()) {
@@ -57,6 +60,11 @@ impl NavMesh {
     /// follows).
     fn leaves_from(&self, path: &TurningPath, distance: f32, from: Vec2, ahead: f32) -> bool {
         let first = PROBE_ROUNDINGS * rounding_at(from);
+        // Away from the walls, a crossing is far enough along for the
+        // walls' crossings to show it: only a point on one can hide it.
+        if self.nearest_wall_point(from, first).is_none() {
+            return false;
+        }
         self.outside_just_after(|d| path.sample(d).position, distance, first, ahead)
     }
 
@@ -110,6 +118,7 @@ impl NavMesh {
                 return Some(travelled);
             }
             let mut starts_too_close = false;
+            let piece = Piece::new(segment);
             self.for_each_wall_near(segment, clearance + 1e-3, |a, b, inward| {
                 if wanted == Violation::Any && (first.is_some() || starts_too_close) {
                     return;
@@ -133,14 +142,14 @@ impl NavMesh {
                 // from moving through it, and a clearance lost in rounding
                 // makes a band of no width.
                 let approach = (clearance > 0.0)
-                    .then(|| first_approach(segment, a, b, inward, clearance))
+                    .then(|| first_approach(&piece, a, b, inward, clearance))
                     .flatten();
                 // Any violation will do: the approach is cheaper to find
                 // than a confirmed crossing.
                 let settled = wanted == Violation::Any
                     && approach.is_some_and(|distance| travelled + distance < last_distance);
                 let crossing = (!settled)
-                    .then(|| first_crossing(segment, a, b, inward))
+                    .then(|| first_crossing(&piece, a, b, inward))
                     .flatten()
                     .filter(|&(distance, across)| self.leaves_after(segment, distance, across))
                     .map(|(distance, _)| distance);
@@ -232,8 +241,9 @@ impl NavMesh {
     /// the same point and stays within rounding.
     fn outside_before_meeting_a_wall_again(&self, segment: &Segment, distance: f32) -> bool {
         let mut again = segment.length();
+        let piece = Piece::new(segment);
         self.for_each_wall_near(segment, 1e-3, |a, b, _| {
-            segment_hits(segment, a, b, &mut |hit: Hit| {
+            piece.segment_hits(a, b, &mut |hit: Hit| {
                 if hit.distance > distance && hit.distance < again {
                     again = hit.distance;
                 }
@@ -250,6 +260,25 @@ impl NavMesh {
     }
 }
 
+/// Where a piece of `path` does not start where the one before ended (or the
+/// path starts), by more than rounding: a path `f32` cannot hold, such as
+/// an arc of radius 1e30, whose centre is 1e23 m out. Its pieces are
+/// nowhere near the walls they cross, so it counts as leaving there.
+fn first_gap(path: &TurningPath) -> Option<f32> {
+    let mut end = path.start().position;
+    let mut travelled = 0.0;
+    for segment in path.segments() {
+        let head = segment.start_pose().position;
+        let gap = head.distance(end);
+        if gap.is_nan() || gap > 1e-4 * (1.0 + end.abs().max_element()) {
+            return Some(travelled);
+        }
+        end = segment.end_pose().position;
+        travelled += segment.length();
+    }
+    None
+}
+
 /// How far a point computed on a piece of path may be from where it should
 /// be at `p`'s coordinates: the `f32` rounding there (about 0.01 m at
 /// 1e5 m), which every tolerance of the check is a multiple of, so that it
@@ -262,11 +291,11 @@ fn rounding_at(p: Vec2) -> f32 {
 /// rounding of the point itself and of the walls' lines.
 const PROBE_ROUNDINGS: f32 = 8.0;
 
-/// The first distance along `segment` where it crosses wall `a b` (inward
+/// The first distance along `piece` where it crosses wall `a b` (inward
 /// normal `inward`) outwards, with the sine of the angle between them.
-fn first_crossing(segment: &Segment, a: Vec2, b: Vec2, inward: Vec2) -> Option<(f32, f32)> {
+fn first_crossing(piece: &Piece, a: Vec2, b: Vec2, inward: Vec2) -> Option<(f32, f32)> {
     let mut first: Option<(f32, f32)> = None;
-    segment_hits(segment, a, b, &mut |hit: Hit| {
+    piece.segment_hits(a, b, &mut |hit: Hit| {
         let across = -hit.tangent.dot(inward);
         if across > 0.0 && first.is_none_or(|(f, _)| hit.distance < f) {
             first = Some((hit.distance, across));
@@ -275,15 +304,9 @@ fn first_crossing(segment: &Segment, a: Vec2, b: Vec2, inward: Vec2) -> Option<(
     first
 }
 
-/// The first distance along `segment` where it enters the band of
+/// The first distance along `piece` where it enters the band of
 /// `clearance` around wall `a b` (inward normal `inward`).
-fn first_approach(
-    segment: &Segment,
-    a: Vec2,
-    b: Vec2,
-    inward: Vec2,
-    clearance: f32,
-) -> Option<f32> {
+fn first_approach(piece: &Piece, a: Vec2, b: Vec2, inward: Vec2, clearance: f32) -> Option<f32> {
     let mut first: Option<f32> = None;
     let mut consider = |hit: Hit| {
         // Entering the band: moving against its outward normal.
@@ -294,9 +317,9 @@ fn first_approach(
     };
     let offset = inward * clearance;
     for (from, to) in [(a + offset, b + offset), (a - offset, b - offset)] {
-        segment_hits(segment, from, to, &mut consider);
+        piece.segment_hits(from, to, &mut consider);
     }
-    circle_hits(segment, a, clearance, &mut consider);
-    circle_hits(segment, b, clearance, &mut consider);
+    piece.circle_hits(a, clearance, &mut consider);
+    piece.circle_hits(b, clearance, &mut consider);
     first
 }
