@@ -4,8 +4,10 @@
 //! defaults; add [`Wander`] to make it roam, or [`Destination`] to send it
 //! somewhere.
 
+use crate::avoidance::{Avoiding, Body};
 use crate::state::{Intent, Motion, WanderMemory};
 use bevy::prelude::*;
+
 use kerb_navmesh::PolygonId;
 use kerb_steering::WanderParams;
 
@@ -21,7 +23,17 @@ use kerb_steering::WanderParams;
 /// world is reloaded.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Default, Debug)]
-#[require(TurningRadius, Speed, UnitPose, NavLocation, Motion, Intent, Transform)]
+#[require(
+    TurningRadius,
+    Speed,
+    Body,
+    UnitPose,
+    NavLocation,
+    Motion,
+    Intent,
+    Avoiding,
+    Transform
+)]
 pub struct Unit;
 
 /// The tightest circle the unit can turn on, in metres. A tank has a large

@@ -9,6 +9,7 @@
 
 use bevy::prelude::*;
 
+use crate::avoidance::Avoiding;
 use crate::components::{NavLocation, Speed, Unit, UnitPose};
 use crate::state::{FollowedRoute, Intent, Motion, Pending};
 use crate::systems::{navmesh, small_batches};
@@ -38,6 +39,7 @@ pub(crate) fn draw_between_ticks(
             &Speed,
             &Motion,
             &Intent,
+            &Avoiding,
             Option<&FollowedRoute>,
             &mut Transform,
         ),
@@ -52,15 +54,16 @@ pub(crate) fn draw_between_ticks(
         .par_iter_mut()
         .batching_strategy(small_batches())
         .for_each(
-            |(pose, location, speed, motion, intent, followed, mut transform)| {
+            |(pose, location, speed, motion, intent, avoiding, followed, mut transform)| {
                 let Some(polygon) = location.polygon else {
                     return; // not placed yet: drawn where it was spawned
                 };
                 // Only a unit where its path put it is drawn ahead on the
-                // path: one pushed off it by a wall, standing, or waiting for
-                // a plan is drawn where it is.
+                // path: one pushed off it by a wall or by avoidance, standing,
+                // or waiting for a plan is drawn where it is.
                 let driving = intent.pending == Pending::Nothing
                     && motion.is_moving()
+                    && !avoiding.is_off_path()
                     && intent.desired == *pose;
                 let drawn = driving
                     .then(|| {

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
 
 use crate::Unit;
+use crate::avoidance::AvoidanceSettings;
 use crate::debug::{KerbDebugPlugin, KerbDebugSettings};
 use crate::groups::{GroupMember, RestartGroups, UnitGroups, UnitGroupsPlugin};
 use crate::messages::{Arrived, Blocked};
@@ -45,7 +46,9 @@ pub struct PanelState {
     pub step_requested: bool,
     arrived_per_second: f32,
     blocked_per_second: f32,
+    contacts_per_second: f32,
     window: (Duration, u32, u32),
+    contacts_at_window_start: u64,
     fps: f32,
 }
 
@@ -57,7 +60,9 @@ impl Default for PanelState {
             step_requested: false,
             arrived_per_second: 0.0,
             blocked_per_second: 0.0,
+            contacts_per_second: 0.0,
             window: (Duration::ZERO, 0, 0),
+            contacts_at_window_start: 0,
             fps: 0.0,
         }
     }
@@ -70,6 +75,7 @@ fn show_current_seed(settings: Res<KerbSettings>, mut state: ResMut<PanelState>)
 
 fn count_messages(
     time: Res<Time<Real>>,
+    stats: Res<KerbStats>,
     mut state: ResMut<PanelState>,
     mut arrived: MessageReader<Arrived>,
     mut blocked: MessageReader<Blocked>,
@@ -90,6 +96,11 @@ fn count_messages(
         let seconds = elapsed.as_secs_f32();
         state.arrived_per_second = arrivals as f32 / seconds;
         state.blocked_per_second = blocks as f32 / seconds;
+        let contacts = stats
+            .contacts_total
+            .saturating_sub(state.contacts_at_window_start);
+        state.contacts_per_second = contacts as f32 / seconds;
+        state.contacts_at_window_start = stats.contacts_total;
         state.window = (Duration::ZERO, 0, 0);
     } else {
         state.window = (elapsed, arrivals, blocks);
@@ -121,11 +132,21 @@ fn slider(ui: &mut egui::Ui, value: &mut f32, range: std::ops::RangeInclusive<f3
     );
 }
 
+/// A checkbox for a setting, read through a copy so that an unchanged panel
+/// does not mark the setting changed every frame: the new value, if it was
+/// clicked.
+fn toggled(ui: &mut egui::Ui, current: bool, label: &str, hover: &str) -> Option<bool> {
+    let mut value = current;
+    ui.checkbox(&mut value, label).on_hover_text(hover);
+    (value != current).then_some(value)
+}
+
 fn draw_panel(
     mut contexts: EguiContexts,
     mut groups: ResMut<UnitGroups>,
     mut debug: ResMut<KerbDebugSettings>,
     mut settings: ResMut<KerbSettings>,
+    mut avoidance: ResMut<AvoidanceSettings>,
     mut state: ResMut<PanelState>,
     mut virtual_time: ResMut<Time<Virtual>>,
     mut fixed: ResMut<Time<Fixed>>,
@@ -160,6 +181,7 @@ fn draw_panel(
                     ),
                     ("arrived / s", format!("{:.1}", state.arrived_per_second)),
                     ("blocked / s", format!("{:.1}", state.blocked_per_second)),
+                    ("contacts / s", format!("{:.1}", state.contacts_per_second)),
                 ];
                 egui::Grid::new("counters").num_columns(4).show(ui, |ui| {
                     for row in counters.chunks(2) {
@@ -255,10 +277,24 @@ fn draw_panel(
                         }
                     }
                 });
-                let mut smooth = settings.draw_between_ticks;
-                ui.checkbox(&mut smooth, "draw between ticks")
-                    .on_hover_text("draw moving units on their paths between fixed ticks");
-                if smooth != settings.draw_between_ticks {
+                let avoid_hover = "bodies keep clear of each other on arcs the units can drive";
+                if let Some(avoid) =
+                    toggled(ui, avoidance.enabled, "units avoid each other", avoid_hover)
+                {
+                    avoidance.enabled = avoid;
+                }
+                let mut horizon = avoidance.horizon;
+                slider(ui, &mut horizon, 0.5..=5.0, "avoidance horizon (s)");
+                if horizon != avoidance.horizon {
+                    avoidance.horizon = horizon;
+                }
+                let smooth_hover = "draw moving units on their paths between fixed ticks";
+                if let Some(smooth) = toggled(
+                    ui,
+                    settings.draw_between_ticks,
+                    "draw between ticks",
+                    smooth_hover,
+                ) {
                     settings.draw_between_ticks = smooth;
                 }
                 let mut scale = state.time_scale;

@@ -4,6 +4,7 @@
 use bevy::prelude::*;
 use kerb_steering::UnitRng;
 
+use crate::avoidance::Body;
 use crate::components::{NavLocation, Speed, TurningRadius, Unit, Wander};
 use crate::presets::UnitPreset;
 use crate::settings::KerbSettings;
@@ -18,6 +19,8 @@ pub struct GroupSettings {
     pub turning_radius: f32,
     /// Speed of every member, in metres per second.
     pub speed: f32,
+    /// Body radius of every member, in metres ([`Body`]).
+    pub body_radius: f32,
     /// Wander parameters of every member.
     pub wander: Wander,
     /// How many members there should be; members are spawned or despawned
@@ -36,6 +39,7 @@ impl GroupSettings {
             name: name.into(),
             turning_radius: preset.turning_radius,
             speed: preset.speed,
+            body_radius: preset.body_radius,
             wander: preset.wander,
             count,
             cluster_size,
@@ -112,6 +116,7 @@ fn apply_group_settings(
         &GroupMember,
         &mut TurningRadius,
         &mut Speed,
+        &mut Body,
         &mut Wander,
     )>,
     restarts: MessageReader<RestartGroups>,
@@ -124,7 +129,7 @@ fn apply_group_settings(
     }
     let mut counts = vec![0u32; groups.groups.len()];
     let mut sorted: Vec<(Entity, usize)> = Vec::new();
-    for (entity, member, mut radius, mut speed, mut wander) in &mut members {
+    for (entity, member, mut radius, mut speed, mut body, mut wander) in &mut members {
         let Some(group) = groups.groups.get(member.0) else {
             commands.entity(entity).despawn();
             continue;
@@ -135,6 +140,9 @@ fn apply_group_settings(
         }
         if speed.0 != group.speed.max(0.0) {
             speed.0 = group.speed.max(0.0);
+        }
+        if body.radius != group.body_radius.max(0.0) {
+            body.radius = group.body_radius.max(0.0);
         }
         if *wander != group.wander {
             *wander = group.wander;
@@ -177,6 +185,9 @@ fn apply_group_settings(
                 GroupMember(index),
                 TurningRadius(group.turning_radius.max(0.05)),
                 Speed(group.speed.max(0.0)),
+                Body {
+                    radius: group.body_radius.max(0.0),
+                },
                 group.wander,
                 NavLocation::default(),
                 Transform::from_translation(position.extend(1.0))

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod avoidance;
 mod components;
 #[cfg(feature = "debug")]
 mod debug;
@@ -15,6 +16,7 @@ mod state;
 mod systems;
 mod world_asset;
 
+pub use avoidance::{AvoidanceSettings, Avoiding, Body, NoAvoidance};
 pub use components::{
     Destination, NavLocation, Speed, Teleport, TurningRadius, Unit, UnitPose, Wander,
 };
@@ -30,6 +32,7 @@ pub use settings::{KerbSettings, KerbStats};
 pub use state::{FollowedRoute, Goal, Intent, Motion, Pending, WanderMemory};
 pub use world_asset::{KerbWorld, WorldAsset, WorldAssetLoader, WorldLoadError};
 
+pub use kerb_crowd;
 pub use kerb_navmesh;
 pub use kerb_steering;
 pub use kerb_turning;
@@ -39,10 +42,10 @@ pub mod prelude {
     #[cfg(feature = "egui")]
     pub use crate::KerbEguiPlugin;
     pub use crate::{
-        Arrived, BlockReason, Blocked, Destination, FollowedRoute, GroupMember, GroupSettings,
-        KerbPlugin, KerbSettings, KerbStats, KerbSystems, KerbWorld, Motion, NavLocation, Speed,
-        Teleport, TurningRadius, Unit, UnitGroups, UnitGroupsPlugin, UnitPose, UnitPreset, Wander,
-        WorldAsset,
+        Arrived, AvoidanceSettings, BlockReason, Blocked, Body, Destination, FollowedRoute,
+        GroupMember, GroupSettings, KerbPlugin, KerbSettings, KerbStats, KerbSystems, KerbWorld,
+        Motion, NavLocation, NoAvoidance, Speed, Teleport, TurningRadius, Unit, UnitGroups,
+        UnitGroupsPlugin, UnitPose, UnitPreset, Wander, WorldAsset,
     };
     #[cfg(feature = "debug")]
     pub use crate::{KerbDebugPlugin, KerbDebugSettings, Selected};

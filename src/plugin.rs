@@ -4,6 +4,7 @@ use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
 
+use crate::avoidance::{AvoidanceSettings, Avoiding, Body, NoAvoidance, choose_motions};
 use crate::components::{
     Destination, NavLocation, Speed, Teleport, TurningRadius, Unit, UnitPose, Wander,
 };
@@ -24,7 +25,11 @@ pub enum KerbSystems {
     /// Give wanderers whose path ended a new wander target, and plan turning
     /// paths for units whose goal changed or whose path ended.
     Plan,
-    /// Drive along the paths, sampling each pose exactly.
+    /// Choose each unit's speed and turn so that bodies keep clear of each
+    /// other ([`crate::AvoidanceSettings`]).
+    Avoid,
+    /// Drive along the paths, sampling each pose exactly, or along the arc
+    /// avoidance chose.
     Advance,
     /// Keep units on the walkable area and write their transforms.
     Confine,
@@ -89,6 +94,7 @@ impl Plugin for KerbPlugin {
             .init_asset_loader::<WorldAssetLoader>()
             .init_resource::<KerbSettings>()
             .init_resource::<KerbStats>()
+            .init_resource::<AvoidanceSettings>()
             .init_resource::<KerbWorld>()
             .init_resource::<systems::UnitsToPlace>()
             .add_observer(systems::queue_new_unit)
@@ -111,11 +117,16 @@ impl Plugin for KerbPlugin {
             .register_type::<KerbSettings>()
             .register_type::<KerbStats>()
             .register_type::<KerbWorld>()
+            .register_type::<AvoidanceSettings>()
+            .register_type::<Body>()
+            .register_type::<NoAvoidance>()
+            .register_type::<Avoiding>()
             .configure_sets(
                 self.schedule,
                 (
                     KerbSystems::Prepare,
                     KerbSystems::Plan,
+                    KerbSystems::Avoid,
                     KerbSystems::Advance,
                     KerbSystems::Confine,
                 )
@@ -134,6 +145,7 @@ impl Plugin for KerbPlugin {
                         .chain()
                         .in_set(KerbSystems::Prepare),
                     systems::plan_paths.in_set(KerbSystems::Plan),
+                    choose_motions.in_set(KerbSystems::Avoid),
                     systems::advance_along_paths.in_set(KerbSystems::Advance),
                     (systems::confine_to_navmesh, systems::end_tick)
                         .chain()

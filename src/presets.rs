@@ -3,6 +3,7 @@
 
 use bevy::prelude::*;
 
+use crate::avoidance::Body;
 use crate::components::{Speed, TurningRadius, Unit, Wander};
 
 /// How one kind of unit moves: its turning radius, speed and wander.
@@ -12,15 +13,19 @@ pub struct UnitPreset {
     pub turning_radius: f32,
     /// Speed, in metres per second.
     pub speed: f32,
+    /// Radius of its body, in metres: what other units keep clear of.
+    pub body_radius: f32,
     /// How it roams when it has nowhere to go.
     pub wander: Wander,
 }
 
 impl UnitPreset {
-    /// A tank: wide turns (11 m), 4.5 m/s, long lazy wander.
+    /// A tank: wide turns (11 m), 4.5 m/s, a body 2.5 m across, long lazy
+    /// wander.
     pub const TANK: Self = Self {
         turning_radius: 11.0,
         speed: 4.5,
+        body_radius: 2.5,
         wander: Wander {
             offset: 22.0,
             radius: 9.0,
@@ -28,10 +33,12 @@ impl UnitPreset {
         },
     };
 
-    /// A pedestrian: tight turns (0.8 m), walking pace, twitchy wander.
+    /// A pedestrian: tight turns (0.8 m), walking pace, a body 0.3 m across,
+    /// twitchy wander.
     pub const PEDESTRIAN: Self = Self {
         turning_radius: 0.8,
         speed: 1.4,
+        body_radius: 0.3,
         wander: Wander {
             offset: 3.0,
             radius: 1.5,
@@ -57,6 +64,13 @@ impl UnitPreset {
     /// A unit of this kind that stands until it is given a
     /// [`crate::Destination`].
     pub fn unit(&self) -> impl Bundle {
-        (Unit, TurningRadius(self.turning_radius), Speed(self.speed))
+        (
+            Unit,
+            TurningRadius(self.turning_radius),
+            Speed(self.speed),
+            Body {
+                radius: self.body_radius,
+            },
+        )
     }
 }

@@ -50,6 +50,12 @@ pub struct KerbStats {
     pub arrived_total: u64,
     /// [`crate::Blocked`] messages sent since start.
     pub blocked_total: u64,
+    /// Pairs of [`crate::Body`]s in contact (overlapping by more than 5%
+    /// of the sum of their radii) at the start of the last tick, counted
+    /// while [`crate::AvoidanceSettings::enabled`].
+    pub contacts_last_tick: u32,
+    /// [`Self::contacts_last_tick`] summed over every tick: contact-ticks.
+    pub contacts_total: u64,
     #[reflect(ignore)]
     pub(crate) tick_started: Option<Instant>,
 }

@@ -5,6 +5,7 @@ use bevy::prelude::*;
 use bevy::utils::Parallel;
 
 use super::small_batches;
+use crate::avoidance::Avoiding;
 use crate::components::{Destination, Speed, Unit, UnitPose, Wander};
 use crate::messages::Arrived;
 use crate::settings::KerbStats;
@@ -13,6 +14,10 @@ use crate::state::{FollowedRoute, Goal, Intent, Motion, Pending};
 /// Drives each unit along its path by speed × time, sampling the pose
 /// exactly from the path (Listing 2 of Pinter's article). On a route, distance left
 /// over at the end of one leg carries on along the next.
+///
+/// A unit that avoidance sent off its path drives the arc it chose
+/// instead; once the way is clear, it plans a fresh path to its goal from
+/// where it is.
 pub(crate) fn advance_along_paths(
     time: Res<Time>,
     mut stats: ResMut<KerbStats>,
@@ -26,6 +31,7 @@ pub(crate) fn advance_along_paths(
             &Speed,
             &mut Intent,
             &mut Motion,
+            &mut Avoiding,
             Option<&mut FollowedRoute>,
             Has<Wander>,
             Has<Destination>,
@@ -44,10 +50,32 @@ pub(crate) fn advance_along_paths(
                 speed,
                 mut intent,
                 mut motion,
+                mut avoiding,
                 mut followed,
                 wanders,
                 has_destination,
             )| {
+                if let Some(choice) = avoiding.choice() {
+                    let (position, heading) =
+                        kerb_crowd::drive(pose.position, pose.heading, choice, dt);
+                    intent.desired = UnitPose { position, heading };
+                    avoiding.off_path = true;
+                    return;
+                }
+                if avoiding.off_path {
+                    // Clear again: a destination is planned for afresh from
+                    // here; a wanderer, which had no place it must reach,
+                    // wanders on from here.
+                    avoiding.off_path = false;
+                    intent.desired = *pose;
+                    motion.stand_at(*pose);
+                    if has_destination && motion.goal != Goal::None {
+                        intent.pending = Pending::Plan;
+                    } else if wanders {
+                        intent.pending = Pending::NewTarget;
+                    }
+                    return;
+                }
                 if intent.pending != Pending::Nothing || !motion.is_moving() {
                     if intent.desired != *pose {
                         intent.desired = *pose;

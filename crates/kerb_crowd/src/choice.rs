@@ -71,6 +71,22 @@ pub fn choose<'a>(
     params: &AvoidanceParams,
     dt: f32,
 ) -> Choice {
+    choose_within(agent, preferred, neighbours, params, dt, |_| true)
+}
+
+/// [`choose`], keeping to where `room` allows: an arc whose point a second
+/// ahead (or the horizon, if shorter) `room` refuses is not tried. The
+/// preferred motion (the unit's own path, planned clear of walls) and
+/// standing still are always allowed. A game passes its walkable area, so
+/// that a unit making way does not steer against a wall.
+pub fn choose_within<'a>(
+    agent: &Agent,
+    preferred: Preferred,
+    neighbours: impl Iterator<Item = &'a Agent> + Clone,
+    params: &AvoidanceParams,
+    dt: f32,
+    room: impl Fn(Vec2) -> bool,
+) -> Choice {
     let most_curvature = 1.0 / agent.turn_radius.max(f32::MIN_POSITIVE);
     let preferred = Preferred {
         speed: preferred.speed.clamp(0.0, agent.max_speed.max(0.0)),
@@ -121,8 +137,15 @@ pub fn choose<'a>(
     if !still.contact_this_tick {
         best.0 = cost(&still, 0.0, preferred.curvature, preferred, agent, horizon);
     }
+    let look = horizon.min(1.0);
     for speed in speeds {
         for curvature in curvatures.clone() {
+            let own_path = speed == preferred.speed && curvature == preferred.curvature;
+            if !own_path
+                && !room(agent.position + arc_offset(speed, curvature, agent.heading, look))
+            {
+                continue;
+            }
             let risk = evaluate(speed, curvature);
             if risk.contact_this_tick {
                 continue;
@@ -226,6 +249,9 @@ fn risk(
         heading: agent.heading,
         reach,
     };
+    if between.length_squared() < reach * reach {
+        return courses.within_reach(horizon, dt);
+    }
     let imminent = IMMINENT_TICKS * dt;
     if let Some(contact) = courses.time_to_contact(imminent.min(horizon)) {
         return Risk {
@@ -263,6 +289,23 @@ struct Courses {
 }
 
 impl Courses {
+    /// The risk of two bodies already within reach (spawned together, or
+    /// pushed there): moving apart is free, closing in is ruled out, and
+    /// anything else (standing, or passing alongside) is as urgent as a
+    /// contact can be, so that the unit steps aside.
+    fn within_reach(&self, horizon: f32, dt: f32) -> Risk {
+        let ours =
+            arc_offset(self.speed, self.curvature, self.heading, dt) / dt.max(f32::MIN_POSITIVE);
+        let opening = (self.other_velocity - ours).dot(self.between);
+        if opening > 0.0 {
+            return Risk::default();
+        }
+        Risk {
+            urgency: horizon,
+            contact_this_tick: opening < 0.0,
+        }
+    }
+
     /// The same meeting with the unit doing `share` of the avoiding: its
     /// change of course from `velocity` counts `1 / share` times.
     fn shared(mut self, velocity: Vec2, share: f32) -> SharedCourses {

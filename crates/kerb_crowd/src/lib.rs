@@ -19,6 +19,6 @@ mod grid;
 mod nearest;
 
 pub use agent::{Agent, Preferred};
-pub use choice::{AvoidanceParams, Choice, choose, drive};
+pub use choice::{AvoidanceParams, Choice, choose, choose_within, drive};
 pub use grid::NeighbourGrid;
 pub use nearest::{MAX_NEIGHBOURS, Nearest};

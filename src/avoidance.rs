@@ -1,0 +1,266 @@
+//! Crowd avoidance in the plugin: [`crate::KerbSystems::Avoid`] chooses,
+//! for each unit, a speed and a turn among the arcs it can drive
+//! ([`kerb_crowd::choose`]) that keep its [`Body`] clear of its neighbours.
+//!
+//! Every choice reads only the poses and motions the last tick left, so the
+//! order in which units are visited cannot change a run.
+
+use bevy::prelude::*;
+use kerb_crowd::{
+    Agent, AvoidanceParams, Choice, Nearest, NeighbourGrid, Preferred, choose_within,
+};
+use kerb_turning::Segment;
+
+use crate::components::{Speed, TurningRadius, Unit, UnitPose};
+use crate::settings::KerbStats;
+use crate::state::Motion;
+use crate::systems::navmesh;
+use crate::world_asset::{KerbWorld, WorldAsset};
+
+/// A unit's body: the disc, `radius` across from its centre, that no other
+/// unit's may overlap.
+///
+/// It is separate from the [`TurningRadius`] (how tightly it turns) and
+/// from [`crate::KerbSettings::clearance`] (how far paths keep from walls):
+/// walls see the clearance, other units see the body. A heavier body makes
+/// way less: units share the avoiding by the area of their bodies, so a
+/// pedestrian (0.3 m) does nearly all of it for a tank (2.5 m).
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Default, Debug)]
+pub struct Body {
+    /// Radius of the disc, in metres.
+    pub radius: f32,
+}
+
+impl Default for Body {
+    /// A pedestrian's body, 0.3 m.
+    fn default() -> Self {
+        Self { radius: 0.3 }
+    }
+}
+
+/// Opts a unit out of avoidance: it follows its path as if it were alone.
+/// Others still see it and keep clear.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component, Default, Debug)]
+pub struct NoAvoidance;
+
+/// How units avoid each other.
+#[derive(Resource, Reflect, Clone, Debug, PartialEq)]
+#[reflect(Resource, Default, Debug)]
+pub struct AvoidanceSettings {
+    /// Whether units avoid each other at all. Off by default for now: a
+    /// dense crowd (a circle swap, a cluster spawned overlapping, a tank
+    /// spawned among pedestrians) can jam.
+    pub enabled: bool,
+    /// How far ahead, in seconds, a meeting counts.
+    pub horizon: f32,
+    /// How many of the nearest neighbours each unit looks at (at most
+    /// [`kerb_crowd::MAX_NEIGHBOURS`]).
+    pub neighbours: usize,
+    /// How far away, in metres, a neighbour is seen.
+    pub range: f32,
+}
+
+impl Default for AvoidanceSettings {
+    fn default() -> Self {
+        Self {
+            enabled: false,
+            horizon: 2.0,
+            neighbours: 8,
+            range: 10.0,
+        }
+    }
+}
+
+/// What avoidance chose for a unit this tick, and whether it has left its
+/// path and must rejoin it.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component, Default, Debug)]
+pub struct Avoiding {
+    #[reflect(ignore)]
+    pub(crate) choice: Option<Choice>,
+    pub(crate) off_path: bool,
+}
+
+impl Avoiding {
+    /// The speed and curvature chosen this tick, when it differs from the
+    /// unit's path.
+    pub fn choice(&self) -> Option<Choice> {
+        self.choice.filter(|choice| choice.avoiding)
+    }
+
+    /// Whether the unit has left its path to keep clear, and will plan a
+    /// fresh one back once the way is clear.
+    pub fn is_off_path(&self) -> bool {
+        self.off_path
+    }
+}
+
+/// A settled unit (arrived or idle) makes way this many times less, so that
+/// a settled group is not pushed about for ever.
+const SETTLED_WEIGHT: f32 = 4.0;
+
+/// Two bodies overlapping by more than this share of the sum of their radii
+/// are in contact.
+const CONTACT_OVERLAP: f32 = 0.05;
+
+/// The crowd as the last tick left it, kept between ticks so that its
+/// buffers are not allocated again.
+#[derive(Default)]
+pub(crate) struct Crowd {
+    entities: Vec<Entity>,
+    agents: Vec<Agent>,
+    preferred: Vec<Option<Preferred>>,
+    positions: Vec<Vec2>,
+    grid: NeighbourGrid,
+    /// The range the grid was made for.
+    range: f32,
+    choices: Vec<Option<Choice>>,
+}
+
+/// [`crate::KerbSystems::Avoid`]: each unit's speed and turn for this tick.
+pub(crate) fn choose_motions(
+    time: Res<Time>,
+    settings: Res<AvoidanceSettings>,
+    world: Res<KerbWorld>,
+    assets: Res<Assets<WorldAsset>>,
+    mut stats: ResMut<KerbStats>,
+    mut crowd: Local<Crowd>,
+    mut units: Query<
+        (
+            Entity,
+            &UnitPose,
+            &Speed,
+            &TurningRadius,
+            &Body,
+            &Motion,
+            &mut Avoiding,
+            Has<NoAvoidance>,
+        ),
+        With<Unit>,
+    >,
+) {
+    if !settings.enabled {
+        for (.., mut avoiding, _) in &mut units {
+            if avoiding.choice.is_some() {
+                avoiding.choice = None;
+            }
+        }
+        return;
+    }
+    let crowd = &mut *crowd;
+    crowd.entities.clear();
+    crowd.agents.clear();
+    crowd.preferred.clear();
+    for (entity, pose, speed, radius, body, motion, avoiding, opted_out) in units.iter() {
+        let top = if speed.0.is_finite() {
+            speed.0.max(0.0)
+        } else {
+            0.0
+        };
+        let moving = motion.is_moving() && !motion.is_reversing();
+        let now = match avoiding.choice() {
+            Some(choice) => choice.speed,
+            None if moving => top,
+            None => 0.0,
+        };
+        let settled = !moving && !avoiding.off_path;
+        let weight = body.radius * body.radius * if settled { SETTLED_WEIGHT } else { 1.0 };
+        crowd.entities.push(entity);
+        crowd.agents.push(Agent {
+            position: pose.position,
+            heading: pose.heading,
+            speed: now,
+            max_speed: top,
+            turn_radius: radius.0,
+            body_radius: body.radius.max(0.0),
+            priority: weight,
+        });
+        // Units backing along a path, and those opted out, keep their path.
+        crowd
+            .preferred
+            .push((!opted_out && !motion.is_reversing()).then(|| {
+                if moving {
+                    Preferred {
+                        speed: top,
+                        curvature: curvature_at(motion),
+                    }
+                } else {
+                    Preferred::default()
+                }
+            }));
+    }
+    crowd.positions.clear();
+    crowd
+        .positions
+        .extend(crowd.agents.iter().map(|agent| agent.position));
+    let range = settings.range.max(0.0);
+    if crowd.range != range {
+        crowd.grid = NeighbourGrid::new(range);
+        crowd.range = range;
+    }
+    crowd.grid.rebuild(&crowd.positions);
+    let params = AvoidanceParams {
+        horizon: settings.horizon.max(0.0),
+        ..AvoidanceParams::default()
+    };
+    let dt = time.delta_secs();
+    let mesh = navmesh(&world, &assets);
+    let mut nearest = Nearest::new(settings.neighbours);
+    crowd.choices.clear();
+    let mut contacts = 0;
+    for (index, agent) in crowd.agents.iter().enumerate() {
+        crowd
+            .grid
+            .nearest(agent.position, range, index as u32, &mut nearest);
+        contacts += nearest
+            .indices()
+            .filter(|&other| (other as usize) > index)
+            .filter(|&other| in_contact(agent, &crowd.agents[other as usize]))
+            .count();
+        let choice = crowd.preferred[index].map(|preferred| {
+            let neighbours = nearest.indices().map(|other| &crowd.agents[other as usize]);
+            // Making way keeps the body on the walkable area.
+            let room = |p: Vec2| {
+                mesh.is_some_and(|mesh| {
+                    mesh.locate(p).is_some()
+                        && mesh.distance_to_wall(p, agent.body_radius) >= agent.body_radius
+                })
+            };
+            choose_within(agent, preferred, neighbours, &params, dt, room)
+        });
+        crowd.choices.push(choice);
+    }
+    stats.contacts_last_tick = contacts as u32;
+    stats.contacts_total += contacts as u64;
+    for (entity, choice) in crowd.entities.iter().zip(&crowd.choices) {
+        if let Ok((.., mut avoiding, _)) = units.get_mut(*entity)
+            && avoiding.choice != *choice
+        {
+            avoiding.choice = *choice;
+        }
+    }
+}
+
+/// Whether two bodies overlap by more than [`CONTACT_OVERLAP`] of the sum
+/// of their radii.
+fn in_contact(a: &Agent, b: &Agent) -> bool {
+    let reach = a.body_radius + b.body_radius;
+    a.position.distance(b.position) < reach * (1.0 - CONTACT_OVERLAP)
+}
+
+/// The signed curvature of the unit's path where it is.
+fn curvature_at(motion: &Motion) -> f32 {
+    let mut left = motion.travelled();
+    for segment in motion.path().segments() {
+        if left <= segment.length() {
+            return match *segment {
+                Segment::Arc { radius, sweep, .. } => (1.0 / radius).copysign(sweep),
+                Segment::Line { .. } => 0.0,
+            };
+        }
+        left -= segment.length();
+    }
+    0.0
+}

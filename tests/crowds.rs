@@ -1,0 +1,113 @@
+//! Crowd avoidance in the plugin: bodies keep clear of each other on arcs
+//! the units can drive, units rejoin their way and arrive, and a run
+//! replays bit for bit.
+
+mod support;
+
+use bevy::prelude::*;
+use bevy_kerb::kerb_navmesh::ValidWorld;
+use bevy_kerb::kerb_navmesh::generate::grid_world;
+use bevy_kerb::prelude::*;
+use support::*;
+
+/// An open square 40 m across.
+fn square() -> ValidWorld {
+    grid_world(20, 20, 2.0, |_, _| false).validate().unwrap()
+}
+
+fn with_avoidance(app: &mut App, enabled: bool) {
+    app.world_mut().resource_mut::<AvoidanceSettings>().enabled = enabled;
+}
+
+/// Sends one pedestrian from each end of a line towards the other end,
+/// a hair off the same line, and returns the closest the two came and
+/// whether both arrived.
+fn head_on(avoid: bool) -> (f32, bool) {
+    let mut app = app_with(square(), 60, 1);
+    with_avoidance(&mut app, avoid);
+    let mesh = navmesh(&app);
+    let pedestrian = UnitPreset::PEDESTRIAN;
+    let mut spawn = |from: Vec2, heading: f32, to: Vec2| {
+        app.world_mut()
+            .spawn((
+                pedestrian.unit(),
+                Destination::Point(to),
+                Transform::from_translation(from.extend(0.0))
+                    .with_rotation(Quat::from_rotation_z(heading)),
+            ))
+            .id()
+    };
+    let a = spawn(Vec2::new(8.0, 20.05), 0.0, Vec2::new(32.0, 20.05));
+    let b = spawn(
+        Vec2::new(32.0, 19.95),
+        std::f32::consts::PI,
+        Vec2::new(8.0, 19.95),
+    );
+    let mut closest = f32::INFINITY;
+    for _ in 0..60 * 40 {
+        app.update();
+        assert_on_mesh(&mut app, &mesh);
+        let at = |unit| app.world().get::<UnitPose>(unit).unwrap().position;
+        closest = closest.min(at(a).distance(at(b)));
+    }
+    let arrived = [a, b]
+        .iter()
+        .all(|&unit| app.world().get::<Destination>(unit).is_none());
+    (closest, arrived)
+}
+
+#[test]
+fn two_pedestrians_meeting_head_on_pass_each_other() {
+    let (closest, arrived) = head_on(true);
+    // Bodies of 0.3 m: in contact below 0.57 m apart.
+    assert!(closest >= 0.57, "came within {closest} m");
+    assert!(arrived);
+    let (closest_alone, _) = head_on(false);
+    assert!(
+        closest_alone < 0.3,
+        "without avoidance they walk through each other: {closest_alone}"
+    );
+}
+
+/// Pairs of bodies overlapping by more than 5% of the sum of their radii.
+fn contacts(app: &mut App) -> usize {
+    let mut query = app.world_mut().query::<(&UnitPose, &Body)>();
+    let bodies: Vec<(Vec2, f32)> = query
+        .iter(app.world())
+        .map(|(pose, body)| (pose.position, body.radius))
+        .collect();
+    let mut count = 0;
+    for (i, &(p, r)) in bodies.iter().enumerate() {
+        for &(q, s) in &bodies[i + 1..] {
+            if p.distance(q) < 0.95 * (r + s) {
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
+/// The town's crowd: with avoidance on, the same seed replays bit for bit,
+/// and bodies touch far less often than with it off.
+#[test]
+fn a_crowd_with_avoidance_replays_and_touches_less() {
+    let run = |avoid: bool| {
+        let mut app = app_with(town(), 30, 7);
+        with_avoidance(&mut app, avoid);
+        let mesh = navmesh(&app);
+        spawn_wanderers(&mut app, 150, &mesh);
+        let mut touching = 0;
+        for _ in 0..30 * 40 {
+            app.update();
+            touching += contacts(&mut app);
+        }
+        assert_on_mesh(&mut app, &mesh);
+        (positions(&mut app), touching)
+    };
+    let (first, touching_on) = run(true);
+    let (again, _) = run(true);
+    assert!(first == again, "the same seed must replay bit for bit");
+    let (_, touching_off) = run(false);
+    println!("contact-ticks over 40 s: {touching_off} without avoidance, {touching_on} with");
+    assert!(touching_on * 4 < touching_off);
+}
