@@ -181,7 +181,15 @@ fn draw_panel(
                     ),
                     ("arrived / s", format!("{:.1}", state.arrived_per_second)),
                     ("blocked / s", format!("{:.1}", state.blocked_per_second)),
-                    ("contacts / s", format!("{:.1}", state.contacts_per_second)),
+                    // Contacts are counted only while units avoid each other.
+                    (
+                        "contacts / s",
+                        if avoidance.enabled {
+                            format!("{:.1}", state.contacts_per_second)
+                        } else {
+                            "not counted".to_string()
+                        },
+                    ),
                 ];
                 egui::Grid::new("counters").num_columns(4).show(ui, |ui| {
                     for row in counters.chunks(2) {
