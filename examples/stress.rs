@@ -22,7 +22,7 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_kerb::kerb_navmesh::{PolygonId, ValidWorld};
 use bevy_kerb::kerb_steering::UnitRng;
 use bevy_kerb::prelude::*;
-use bevy_kerb::{Intent, Motion, WanderMemory};
+use bevy_kerb::{Avoiding, Intent, Motion, WanderMemory};
 
 struct Options {
     agents: u32,
@@ -264,7 +264,9 @@ fn main() -> ExitCode {
         + size_of::<Motion>()
         + size_of::<Intent>()
         + size_of::<Wander>()
-        + size_of::<WanderMemory>();
+        + size_of::<WanderMemory>()
+        + size_of::<Body>()
+        + size_of::<Avoiding>();
     let floor = measure_floor(&options);
 
     println!("agents:               {}", options.agents);
