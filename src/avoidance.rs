@@ -6,6 +6,7 @@
 //! order in which units are visited cannot change a run.
 
 use bevy::prelude::*;
+use bevy::tasks::{ComputeTaskPool, ParallelSlice, TaskPool};
 use kerb_crowd::{
     Agent, AvoidanceParams, Choice, Nearest, NeighbourGrid, Preferred, choose_within,
 };
@@ -207,30 +208,52 @@ pub(crate) fn choose_motions(
     };
     let dt = time.delta_secs();
     let mesh = navmesh(&world, &assets);
-    let mut nearest = Nearest::new(settings.neighbours);
+    // Each choice reads only the snapshot, so chunks run in parallel and
+    // the result does not depend on how the crowd is split.
+    let pool = ComputeTaskPool::get_or_init(TaskPool::default);
+    let chunk = (crowd.agents.len() / (4 * pool.thread_num().max(1))).max(64);
+    let shared = &*crowd;
+    let chunks = shared
+        .agents
+        .par_chunk_map(pool, chunk, |chunk_index, agents| {
+            let mut nearest = Nearest::new(settings.neighbours);
+            let mut contacts = 0;
+            let choices: Vec<Option<Choice>> = agents
+                .iter()
+                .enumerate()
+                .map(|(offset, agent)| {
+                    let index = chunk_index * chunk + offset;
+                    shared
+                        .grid
+                        .nearest(agent.position, range, index as u32, &mut nearest);
+                    contacts += nearest
+                        .indices()
+                        .filter(|&other| (other as usize) > index)
+                        .filter(|&other| in_contact(agent, &shared.agents[other as usize]))
+                        .count();
+                    shared.preferred[index].map(|preferred| {
+                        let neighbours = nearest
+                            .indices()
+                            .map(|other| &shared.agents[other as usize]);
+                        // Making way keeps the body on the walkable area.
+                        let room = |p: Vec2| {
+                            mesh.is_some_and(|mesh| {
+                                mesh.locate(p).is_some()
+                                    && mesh.distance_to_wall(p, agent.body_radius)
+                                        >= agent.body_radius
+                            })
+                        };
+                        choose_within(agent, preferred, neighbours, &params, dt, room)
+                    })
+                })
+                .collect();
+            (choices, contacts)
+        });
     crowd.choices.clear();
     let mut contacts = 0;
-    for (index, agent) in crowd.agents.iter().enumerate() {
-        crowd
-            .grid
-            .nearest(agent.position, range, index as u32, &mut nearest);
-        contacts += nearest
-            .indices()
-            .filter(|&other| (other as usize) > index)
-            .filter(|&other| in_contact(agent, &crowd.agents[other as usize]))
-            .count();
-        let choice = crowd.preferred[index].map(|preferred| {
-            let neighbours = nearest.indices().map(|other| &crowd.agents[other as usize]);
-            // Making way keeps the body on the walkable area.
-            let room = |p: Vec2| {
-                mesh.is_some_and(|mesh| {
-                    mesh.locate(p).is_some()
-                        && mesh.distance_to_wall(p, agent.body_radius) >= agent.body_radius
-                })
-            };
-            choose_within(agent, preferred, neighbours, &params, dt, room)
-        });
-        crowd.choices.push(choice);
+    for (choices, found) in chunks {
+        crowd.choices.extend(choices);
+        contacts += found;
     }
     stats.contacts_last_tick = contacts as u32;
     stats.contacts_total += contacts as u64;
