@@ -161,13 +161,13 @@ pub fn choose_within<'a>(
     choice
 }
 
-/// How a candidate fares against the neighbours: the time to the first
-/// contact, weighted by the unit's share of avoiding it, and whether it
-/// makes contact within the tick.
+/// How a candidate fares against the neighbours: how soon the first contact
+/// comes, and whether it comes within the tick.
 #[derive(Clone, Copy, Debug, Default)]
 struct Risk {
-    /// The largest of `share × (horizon - time to contact)` over the
-    /// neighbours met within the horizon.
+    /// The largest of `horizon - time to contact` over the neighbours met
+    /// within the horizon: on the shared courses of [`risk`], or on the
+    /// real ones where contact is imminent.
     urgency: f32,
     contact_this_tick: bool,
 }

@@ -151,7 +151,9 @@ impl NavMesh {
                 let crossing = (!settled)
                     .then(|| first_crossing(&piece, a, b, inward))
                     .flatten()
-                    .filter(|&(distance, across)| self.leaves_after(segment, distance, across))
+                    .filter(|&(distance, across)| {
+                        self.leaves_after(segment, &piece, distance, across)
+                    })
                     .map(|(distance, _)| distance);
                 let violation = match (crossing, approach) {
                     (Some(x), Some(y)) => Some(x.min(y)),
@@ -215,8 +217,10 @@ impl NavMesh {
     /// where it crossed a wall outwards with `across` the sine of the angle
     /// between them. Through a wall's end (a corner of the walkable area)
     /// the crossing can be an artefact: the path leaves the wall's line but
-    /// not the area, which the next wall's line shows.
-    fn leaves_after(&self, segment: &Segment, distance: f32, across: f32) -> bool {
+    /// not the area, which the next wall's line shows. `piece` is
+    /// `segment` made ready for meeting walls, by the caller that met this
+    /// one.
+    fn leaves_after(&self, segment: &Segment, piece: &Piece, distance: f32, across: f32) -> bool {
         // Scaled by where the crossing is, as `is_outside`'s rounding is: a
         // long line crosses far from its start, and a step scaled by the
         // start stayed inside that rounding, so a real exit there was
@@ -231,17 +235,22 @@ impl NavMesh {
         let first = (PROBE_ROUNDINGS * rounding).max(past_rounding);
         let sample = |d: f32| segment.sample(d).position;
         self.outside_just_after(sample, distance, first, f32::INFINITY)
-            || self.outside_before_meeting_a_wall_again(segment, distance)
+            || self.outside_before_meeting_a_wall_again(segment, piece, distance)
     }
 
-    /// Whether `segment` is outside halfway between `distance` and where it
+    /// Whether `segment` (made ready as `piece`) is outside halfway between
+    /// `distance` and where it
     /// next meets a wall (or its end): a clip of a wall corner too short for
     /// the looks ahead to land in (10 mm long and 3 mm deep at 1e4 m) is
     /// outside there, while a pass through a corner meets the next wall at
     /// the same point and stays within rounding.
-    fn outside_before_meeting_a_wall_again(&self, segment: &Segment, distance: f32) -> bool {
+    fn outside_before_meeting_a_wall_again(
+        &self,
+        segment: &Segment,
+        piece: &Piece,
+        distance: f32,
+    ) -> bool {
         let mut again = segment.length();
-        let piece = Piece::new(segment);
         self.for_each_wall_near(segment, 1e-3, |a, b, _| {
             piece.segment_hits(a, b, &mut |hit: Hit| {
                 if hit.distance > distance && hit.distance < again {
