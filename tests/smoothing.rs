@@ -18,12 +18,18 @@ fn open_square() -> ValidWorld {
     grid_world(20, 20, 5.0, |_, _| false).validate().unwrap()
 }
 
+/// Where `unit` is drawn: its transform's place on the ground.
+fn drawn_at(app: &App, unit: Entity) -> Vec2 {
+    let transform = app.world().get::<Transform>(unit).unwrap();
+    transform.translation.truncate()
+}
+
 /// How far along `path` the point `p` is, and how far off it.
 fn on_path(path: &TurningPath, p: Vec2) -> (f32, f32) {
     let mut start = 0.0;
     let mut best = (0.0, f32::INFINITY);
     for segment in path.segments() {
-        let (along, off) = match *segment {
+        let along = match *segment {
             Segment::Arc {
                 center,
                 radius,
@@ -31,21 +37,15 @@ fn on_path(path: &TurningPath, p: Vec2) -> (f32, f32) {
                 sweep,
             } => {
                 let turned = wrap_signed((p - center).to_angle() - start_angle) * sweep.signum();
-                let turned = turned.clamp(0.0, sweep.abs());
-                let on_arc =
-                    center + Vec2::from_angle(start_angle + turned * sweep.signum()) * radius;
-                (radius * turned, on_arc.distance(p))
+                radius * turned.clamp(0.0, sweep.abs())
             }
             Segment::Line {
                 start: from,
                 length,
                 ..
-            } => {
-                let direction = segment.start_direction();
-                let along = (p - from).dot(direction).clamp(0.0, length);
-                (along, (from + direction * along).distance(p))
-            }
+            } => (p - from).dot(segment.start_direction()).clamp(0.0, length),
         };
+        let off = segment.sample(along).position.distance(p);
         if off < best.1 {
             best = (start + along, off);
         }
@@ -85,12 +85,7 @@ fn drive_round_an_arc(draw_between_ticks: bool) -> Vec<(f32, f32)> {
     for _ in 0..FRAME_HZ * 2 {
         app.update();
         assert_eq!(*app.world().get::<Motion>(unit).unwrap().path(), path);
-        let position = app
-            .world()
-            .get::<Transform>(unit)
-            .unwrap()
-            .translation
-            .truncate();
+        let position = drawn_at(&app, unit);
         let (along, off) = on_path(&path, position);
         if along > arc {
             break;
@@ -162,12 +157,7 @@ fn teleported_and_spawned_units_appear_at_their_place_at_once() {
             Transform::from_xyz(60.0, 20.0, 0.0),
         ))
         .id();
-    let before = app
-        .world()
-        .get::<Transform>(walker)
-        .unwrap()
-        .translation
-        .truncate();
+    let before = drawn_at(&app, walker);
     app.world_mut().entity_mut(walker).insert(Teleport {
         position: Vec2::new(30.0, 80.0),
         heading: 1.0,
@@ -177,19 +167,9 @@ fn teleported_and_spawned_units_appear_at_their_place_at_once() {
     let mut arrived = false;
     for _ in 0..4 {
         app.update();
-        let spawned_at = app
-            .world()
-            .get::<Transform>(spawned)
-            .unwrap()
-            .translation
-            .truncate();
+        let spawned_at = drawn_at(&app, spawned);
         assert_eq!(spawned_at, Vec2::new(60.0, 20.0));
-        let at = app
-            .world()
-            .get::<Transform>(walker)
-            .unwrap()
-            .translation
-            .truncate();
+        let at = drawn_at(&app, walker);
         if arrived || app.world().get::<Teleport>(walker).is_none() {
             // From the tick that moved it on, drawn at its new place, never
             // anywhere between the old and the new.
