@@ -14,11 +14,15 @@
 //! number of threads, cannot change the result.
 
 mod agent;
+mod arc;
 mod choice;
+mod contact;
 mod grid;
 mod nearest;
+mod orca;
 
 pub use agent::{Agent, Preferred};
-pub use choice::{AvoidanceParams, Choice, choose, choose_within, drive};
+pub use arc::drive;
+pub use choice::{AvoidanceParams, Choice, choose, choose_within};
 pub use grid::NeighbourGrid;
 pub use nearest::{MAX_NEIGHBOURS, Nearest};
