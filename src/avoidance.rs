@@ -8,11 +8,12 @@
 use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, ParallelSlice, TaskPool};
 use kerb_crowd::{
-    Agent, AvoidanceParams, Choice, Nearest, NeighbourGrid, Preferred, choose_within,
+    Agent, AvoidanceParams, CONTACT_OVERLAP, Choice, Nearest, NeighbourGrid, Preferred,
+    choose_within, keeps_clear,
 };
 use kerb_turning::Segment;
 
-use crate::components::{Speed, TurningRadius, Unit, UnitPose};
+use crate::components::{NavLocation, Speed, TurningRadius, Unit, UnitPose};
 use crate::settings::KerbStats;
 use crate::state::Motion;
 use crate::systems::navmesh;
@@ -50,9 +51,9 @@ pub struct NoAvoidance;
 #[derive(Resource, Reflect, Clone, Debug, PartialEq)]
 #[reflect(Resource, Default, Debug)]
 pub struct AvoidanceSettings {
-    /// Whether units avoid each other at all. Off by default for now: a
-    /// dense crowd (a circle swap, a cluster spawned overlapping, a tank
-    /// spawned among pedestrians) can jam.
+    /// Whether units avoid each other at all. Off by default for now:
+    /// bodies then never touch, but in the demo's crowd on the town a third
+    /// of the units stand jammed for more than 5 s (see `CHANGELOG.md`).
     pub enabled: bool,
     /// How far ahead, in seconds, a meeting counts.
     pub horizon: f32,
@@ -102,15 +103,20 @@ impl Avoiding {
 /// a settled group is not pushed about for ever.
 const SETTLED_WEIGHT: f32 = 4.0;
 
-/// Two bodies overlapping by more than this share of the sum of their radii
-/// are in contact.
-const CONTACT_OVERLAP: f32 = 0.05;
+/// How far ahead, in seconds, a unit backing up makes sure it keeps clear:
+/// it cannot swerve, and those behind it may not see it coming.
+const REVERSING_LOOK: f32 = 0.5;
 
 /// The crowd as the last tick left it, kept between ticks so that its
 /// buffers are not allocated again.
 #[derive(Default)]
 pub(crate) struct Crowd {
     entities: Vec<Entity>,
+    /// Units left out (not placed) that still hold a choice to forget.
+    unplaced: Vec<Entity>,
+    /// Whether each unit is backing up along its path: it may only go on
+    /// or wait.
+    reversing: Vec<bool>,
     agents: Vec<Agent>,
     preferred: Vec<Option<Preferred>>,
     positions: Vec<Vec2>,
@@ -136,6 +142,7 @@ pub(crate) fn choose_motions(
             &TurningRadius,
             &Body,
             &Motion,
+            &NavLocation,
             &mut Avoiding,
             Has<NoAvoidance>,
         ),
@@ -152,15 +159,26 @@ pub(crate) fn choose_motions(
     }
     let crowd = &mut *crowd;
     crowd.entities.clear();
+    crowd.unplaced.clear();
+    crowd.reversing.clear();
     crowd.agents.clear();
     crowd.preferred.clear();
-    for (entity, pose, speed, radius, body, motion, avoiding, opted_out) in units.iter() {
+    for (entity, pose, speed, radius, body, motion, location, avoiding, opted_out) in units.iter() {
+        // A unit not yet placed on the mesh (or placed at a point that is
+        // not finite) is nowhere others could meet it.
+        if location.polygon().is_none() || !pose.position.is_finite() || !pose.heading.is_finite() {
+            if avoiding.choice.is_some() {
+                crowd.unplaced.push(entity);
+            }
+            continue;
+        }
         let top = if speed.0.is_finite() {
             speed.0.max(0.0)
         } else {
             0.0
         };
-        let moving = motion.is_moving() && !motion.is_reversing();
+        let moving = motion.is_moving();
+        let reversing = moving && motion.is_reversing();
         let now = match avoiding.choice() {
             Some(choice) => choice.speed,
             None if moving => top,
@@ -169,28 +187,39 @@ pub(crate) fn choose_motions(
         let settled = !moving && !avoiding.off_path;
         let weight = body.radius * body.radius * if settled { SETTLED_WEIGHT } else { 1.0 };
         crowd.entities.push(entity);
+        crowd.reversing.push(reversing);
         crowd.agents.push(Agent {
             position: pose.position,
-            heading: pose.heading,
+            // A unit backing up moves, for the others, as if it faced the
+            // way it goes.
+            heading: if reversing {
+                pose.heading + std::f32::consts::PI
+            } else {
+                pose.heading
+            }
+            .rem_euclid(std::f32::consts::TAU),
             speed: now,
             max_speed: top,
             turn_radius: radius.0,
             body_radius: body.radius.max(0.0),
             priority: weight,
         });
-        // Units backing along a path, and those opted out, keep their path.
-        crowd
-            .preferred
-            .push((!opted_out && !motion.is_reversing()).then(|| {
-                if moving {
-                    Preferred {
-                        speed: top,
-                        curvature: curvature_at(motion),
-                    }
-                } else {
-                    Preferred::default()
+        crowd.preferred.push((!opted_out).then(|| {
+            if reversing {
+                // Over a tick, backing up is near enough straight.
+                Preferred {
+                    speed: top,
+                    curvature: 0.0,
                 }
-            }));
+            } else if moving {
+                Preferred {
+                    speed: top,
+                    curvature: curvature_at(motion),
+                }
+            } else {
+                Preferred::default()
+            }
+        }));
     }
     crowd.positions.clear();
     crowd
@@ -243,6 +272,23 @@ pub(crate) fn choose_motions(
                                         >= agent.body_radius
                             })
                         };
+                        if shared.reversing[index] {
+                            // Backing up goes on while it keeps clear for a
+                            // while ahead, and waits otherwise.
+                            let clear = keeps_clear(
+                                agent,
+                                preferred.speed,
+                                preferred.curvature,
+                                neighbours,
+                                params.margin,
+                                dt.max(REVERSING_LOOK),
+                            );
+                            return Choice {
+                                speed: if clear { preferred.speed } else { 0.0 },
+                                curvature: preferred.curvature,
+                                avoiding: !clear,
+                            };
+                        }
                         choose_within(agent, preferred, neighbours, &params, dt, room)
                     })
                 })
@@ -257,7 +303,8 @@ pub(crate) fn choose_motions(
     }
     stats.contacts_last_tick = contacts as u32;
     stats.contacts_total += contacts as u64;
-    for (entity, choice) in crowd.entities.iter().zip(&crowd.choices) {
+    let forget = crowd.unplaced.iter().map(|entity| (entity, &None));
+    for (entity, choice) in crowd.entities.iter().zip(&crowd.choices).chain(forget) {
         if let Ok((.., mut avoiding, _)) = units.get_mut(*entity)
             && avoiding.choice != *choice
         {

@@ -111,13 +111,16 @@ fn apply_group_settings(
     settings: Res<KerbSettings>,
     world: Res<KerbWorld>,
     assets: Res<Assets<WorldAsset>>,
-    mut members: Query<(
-        Entity,
-        &GroupMember,
-        &mut TurningRadius,
-        &mut Speed,
-        &mut Body,
-        &mut Wander,
+    mut units: ParamSet<(
+        Query<(
+            Entity,
+            &GroupMember,
+            &mut TurningRadius,
+            &mut Speed,
+            &mut Body,
+            &mut Wander,
+        )>,
+        Query<(&Transform, &Body), With<Unit>>,
     )>,
     restarts: MessageReader<RestartGroups>,
 ) {
@@ -129,7 +132,7 @@ fn apply_group_settings(
     }
     let mut counts = vec![0u32; groups.groups.len()];
     let mut sorted: Vec<(Entity, usize)> = Vec::new();
-    for (entity, member, mut radius, mut speed, mut body, mut wander) in &mut members {
+    for (entity, member, mut radius, mut speed, mut body, mut wander) in &mut units.p0() {
         let Some(group) = groups.groups.get(member.0) else {
             commands.entity(entity).despawn();
             continue;
@@ -159,9 +162,16 @@ fn apply_group_settings(
         }
     }
     let mesh = &world.navmesh;
+    // Bodies placed so far, so that new members do not spawn overlapping.
+    let mut placed: Vec<(Vec2, f32)> = units
+        .p1()
+        .iter()
+        .map(|(transform, body)| (transform.translation.truncate(), body.radius))
+        .collect();
     for (index, have) in counts.into_iter().enumerate() {
         let missing = groups.groups[index].count.saturating_sub(have);
         let cluster = u64::from(groups.groups[index].cluster_size.max(1));
+        let body_radius = groups.groups[index].body_radius.max(0.0);
         for _ in 0..missing {
             let spawned = groups.spawned;
             groups.spawned += 1;
@@ -170,10 +180,21 @@ fn apply_group_settings(
             let mut own = UnitRng::new(settings.seed ^ 0x5EED, spawned);
             let polygons = mesh.polygon_count() as u32;
             let polygon = kerb_navmesh::PolygonId((spot.next_u64() % u64::from(polygons)) as u32);
-            let jitter = Vec2::new(own.next_signed(), own.next_signed()) * (cluster as f32).sqrt();
-            let (position, _) = mesh
-                .nearest_point(mesh.centroid(polygon) + jitter)
-                .unwrap_or((mesh.centroid(polygon), polygon));
+            let spread = (cluster as f32).sqrt() * body_radius.max(0.3) / 0.3;
+            let mut position = mesh.centroid(polygon);
+            for attempt in 0..SPAWN_ATTEMPTS {
+                // Each miss looks a little further out.
+                let reach = spread * (1.0 + attempt as f32 * 0.25);
+                let jitter = Vec2::new(own.next_signed(), own.next_signed()) * reach;
+                let (candidate, _) = mesh
+                    .nearest_point(mesh.centroid(polygon) + jitter)
+                    .unwrap_or((mesh.centroid(polygon), polygon));
+                position = candidate;
+                if !overlaps(&placed, candidate, body_radius) {
+                    break;
+                }
+            }
+            placed.push((position, body_radius));
             let heading = if cluster > 1 {
                 spot.next_signed()
             } else {
@@ -186,7 +207,7 @@ fn apply_group_settings(
                 TurningRadius(group.turning_radius.max(0.05)),
                 Speed(group.speed.max(0.0)),
                 Body {
-                    radius: group.body_radius.max(0.0),
+                    radius: body_radius,
                 },
                 group.wander,
                 NavLocation::default(),
@@ -195,4 +216,16 @@ fn apply_group_settings(
             ));
         }
     }
+}
+
+/// Places tried for a new member before it takes the last one, overlap or
+/// not.
+const SPAWN_ATTEMPTS: u32 = 24;
+
+/// Whether a body of `radius` at `position` would overlap one `placed`,
+/// with a tenth to spare.
+fn overlaps(placed: &[(Vec2, f32)], position: Vec2, radius: f32) -> bool {
+    placed
+        .iter()
+        .any(|&(at, other)| at.distance(position) < (radius + other) * 1.1)
 }

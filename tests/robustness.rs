@@ -61,6 +61,9 @@ const FAR_GOAL: Vec2 = Vec2::new(25.0, 8.0);
 #[test]
 fn values_a_game_gets_wrong_never_panic_or_leave_the_mesh() {
     let mut app = app_with(small(), 60, 1);
+    // Every unit starts on one spot: crowds have tests of their own, and
+    // here they would only delay the arrivals this test checks.
+    app.world_mut().resource_mut::<AvoidanceSettings>().enabled = false;
     let mesh = navmesh(&app);
     let (nan, inf) = (f32::NAN, f32::INFINITY);
     let bad_radii = [0.0, -3.0, nan, inf].map(|r| send_with(&mut app, r, 2.0, Quat::IDENTITY));
@@ -170,19 +173,15 @@ fn settings_a_game_gets_wrong_never_panic_or_leave_the_mesh() {
             let mut app = app_with(small(), 30, 1);
             let mesh = navmesh(&app);
             app.insert_resource(settings.clone());
+            // The arrival checked below is of a unit alone on its way.
+            app.world_mut().resource_mut::<AvoidanceSettings>().enabled = false;
             spawn_wanderers(&mut app, 20, &mesh);
             let sent = send_with(&mut app, 1.0, 5.0, Quat::IDENTITY);
             for _ in 0..150 {
                 app.update();
                 assert_on_mesh(&mut app, &mesh);
             }
-            let mut poses = app.world_mut().query::<&UnitPose>();
-            assert!(
-                poses
-                    .iter(app.world())
-                    .all(|pose| pose.position.is_finite() && pose.heading.is_finite()),
-                "{settings:?}"
-            );
+            assert!(poses_are_finite(&mut app), "{settings:?}");
             // Nothing in the way: only a clearance wider than the street
             // keeps the unit from arriving (a negative one or NaN counts as
             // none, a bad wall margin only moves wander targets).
@@ -263,4 +262,38 @@ fn units_changed_and_despawned_every_tick_never_panic_or_leave_the_mesh() {
         stats.planned_total > 1000 && stats.blocked_total > 0,
         "{stats:?}"
     );
+}
+
+/// Units with every value a game can get wrong, stacked on one spot, with
+/// avoidance on: nothing panics, leaves the mesh or becomes NaN.
+#[test]
+fn bad_values_in_a_crowd_never_panic_or_leave_the_mesh() {
+    let mut app = app_with(small(), 60, 1);
+    let mesh = navmesh(&app);
+    let (nan, inf) = (f32::NAN, f32::INFINITY);
+    for radius in [0.0, -3.0, nan, inf, 1e30, 1e-30, 1.0] {
+        for speed in [nan, -2.0, inf, 1e30, 20.0] {
+            send_with(&mut app, radius, speed, Quat::IDENTITY);
+        }
+    }
+    send_with(&mut app, 1.0, 20.0, Quat::from_xyzw(nan, 0.0, 0.0, 1.0));
+    for body in [nan, inf, -1.0, 0.0, 1e30] {
+        let unit = send_with(&mut app, 1.0, 2.0, Quat::IDENTITY);
+        app.world_mut()
+            .entity_mut(unit)
+            .insert(Body { radius: body });
+    }
+    for _ in 0..300 {
+        app.update();
+        assert_on_mesh(&mut app, &mesh);
+    }
+    assert!(poses_are_finite(&mut app));
+}
+
+/// Whether every unit's pose is finite.
+fn poses_are_finite(app: &mut App) -> bool {
+    let mut poses = app.world_mut().query::<&UnitPose>();
+    poses
+        .iter(app.world())
+        .all(|pose| pose.position.is_finite() && pose.heading.is_finite())
 }

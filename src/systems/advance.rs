@@ -55,6 +55,11 @@ pub(crate) fn advance_along_paths(
                 wanders,
                 has_destination,
             )| {
+                if motion.is_reversing() && avoiding.choice().is_some() {
+                    // Backing up into someone: wait on the path.
+                    intent.desired = *pose;
+                    return;
+                }
                 if let Some(choice) = avoiding.choice() {
                     let (position, heading) =
                         kerb_crowd::drive(pose.position, pose.heading, choice, dt);

@@ -25,6 +25,17 @@ pub struct Agent {
 }
 
 impl Agent {
+    /// Whether every value is finite: a unit that is not is left out.
+    pub fn is_finite(&self) -> bool {
+        self.position.is_finite()
+            && self.heading.is_finite()
+            && self.speed.is_finite()
+            && self.max_speed.is_finite()
+            && self.turn_radius.is_finite()
+            && self.body_radius.is_finite()
+            && self.priority.is_finite()
+    }
+
     /// Velocity now.
     #[inline]
     pub fn velocity(&self) -> Vec2 {

@@ -55,9 +55,13 @@ pub struct Choice {
 /// pedestrian in its way.
 const MIN_SHARE: f32 = 0.25;
 
+/// Two bodies overlapping by more than this share of the sum of their
+/// radii are in contact.
+pub const CONTACT_OVERLAP: f32 = 0.05;
+
 /// The speed, as a share of the top speed, at which a blocked unit creeps
 /// on.
-const CREEP: f32 = 0.5;
+const CREEP: f32 = 0.25;
 
 /// The least speed, as a share of the speed asked for, at which a unit
 /// turns towards a velocity beside or behind it: it must move to turn.
@@ -96,6 +100,33 @@ pub fn choose_within<'a>(
     dt: f32,
     room: impl Fn(Vec2) -> bool,
 ) -> Choice {
+    let still = Choice {
+        speed: 0.0,
+        curvature: 0.0,
+        avoiding: preferred.speed > 0.0,
+    };
+    if !agent.is_finite() {
+        return still;
+    }
+    let neighbours = neighbours.filter(|other| other.is_finite());
+    let choice = choose_finite(agent, preferred, neighbours, params, dt, room);
+    // Values far out of range (a speed of 1e30) can still overflow.
+    if choice.speed.is_finite() && choice.curvature.is_finite() {
+        choice
+    } else {
+        still
+    }
+}
+
+/// [`choose_within`] for a unit and neighbours whose values are finite.
+fn choose_finite<'a>(
+    agent: &Agent,
+    preferred: Preferred,
+    neighbours: impl Iterator<Item = &'a Agent> + Clone,
+    params: &AvoidanceParams,
+    dt: f32,
+    room: impl Fn(Vec2) -> bool,
+) -> Choice {
     let most_curvature = 1.0 / agent.turn_radius.max(f32::MIN_POSITIVE);
     let top = agent.max_speed.max(0.0);
     let preferred = Preferred {
@@ -107,11 +138,10 @@ pub fn choose_within<'a>(
     let steer = params.steer_time.max(dt);
     let margin = params.margin.max(0.0);
     let bodies = |other: &Agent| agent.body_radius + other.body_radius;
-    // Avoidance plans for the whole margin, and refuses an arc only inside
-    // half of it, so that bodies kept apart by the first can still slide
-    // past each other.
+    // Avoidance plans for the whole margin; `keeps_clear` refuses an arc
+    // only inside half of it, so that bodies kept apart by the first can
+    // still slide past each other.
     let reach = |other: &Agent| bodies(other) * (1.0 + margin);
-    let too_close = |other: &Agent| bodies(other) * (1.0 + 0.5 * margin);
 
     let velocity = agent.velocity();
     let mut planes = HalfPlanes::default();
@@ -119,7 +149,8 @@ pub fn choose_within<'a>(
         let between = other.position - agent.position;
         let reach = reach(other);
         // Too far apart to meet within the horizon, whatever either does.
-        if between.length() - reach > (top.max(agent.speed) + other.speed) * horizon {
+        let meets = reach + (top.max(agent.speed) + other.speed) * horizon;
+        if between.length_squared() > meets * meets {
             continue;
         }
         let ours = agent.priority.max(f32::MIN_POSITIVE);
@@ -136,9 +167,7 @@ pub fn choose_within<'a>(
         ));
     }
     let safe = |speed: f32, curvature: f32| {
-        !neighbours
-            .clone()
-            .any(|other| touches(agent, other, speed, curvature, dt, too_close(other)))
+        keeps_clear(agent, speed, curvature, neighbours.clone(), margin, dt)
     };
     let keep = |speed: f32, curvature: f32| Choice {
         speed,
@@ -188,8 +217,11 @@ pub fn choose_within<'a>(
         for curvature in [preferred.curvature, 0.0, most_curvature, -most_curvature] {
             let violation =
                 planes.worst_violation(arc_offset(creep, curvature, agent.heading, steer) / steer);
+            // Its own path was planned clear of walls.
+            let own_path = curvature == preferred.curvature;
             if best.is_none_or(|(least, _)| violation < least)
-                && room(agent.position + arc_offset(creep, curvature, agent.heading, look))
+                && (own_path
+                    || room(agent.position + arc_offset(creep, curvature, agent.heading, look)))
                 && safe(creep, curvature)
             {
                 best = Some((violation, curvature));
@@ -200,4 +232,32 @@ pub fn choose_within<'a>(
         }
     }
     keep(0.0, preferred.curvature)
+}
+
+/// Whether `agent` driving `speed` and `curvature` for `dt` keeps clear of
+/// `neighbours` on their present courses: no body comes within the sum of
+/// the radii and half the `margin` (a share of that sum) of another. Bodies
+/// within that reach already may close in (to turn away, or slide past)
+/// but not to within the sum of the radii, and bodies within that may only
+/// move apart, except that of two already in contact, the lighter may
+/// leave as it can while the heavier waits for it.
+pub fn keeps_clear<'a>(
+    agent: &Agent,
+    speed: f32,
+    curvature: f32,
+    neighbours: impl Iterator<Item = &'a Agent>,
+    margin: f32,
+    dt: f32,
+) -> bool {
+    let dt = dt.max(f32::MIN_POSITIVE);
+    let moved = arc_offset(speed, curvature, agent.heading, dt);
+    let mut neighbours = neighbours;
+    !neighbours.any(|other| {
+        let bodies = agent.body_radius + other.body_radius;
+        let inside = bodies * (1.0 - CONTACT_OVERLAP);
+        let already_in = agent.priority <= other.priority
+            && other.position.distance_squared(agent.position) < inside * inside;
+        let reach = bodies * (1.0 + 0.5 * margin.max(0.0));
+        !already_in && touches(agent, other, moved, dt, reach, bodies)
+    })
 }

@@ -3,25 +3,27 @@
 use glam::Vec2;
 
 use crate::Agent;
-use crate::arc::arc_offset;
 
-/// Whether `agent`, driving `speed` and `curvature` for `dt`, comes within
+/// Whether `agent`, moving `moved` over the tick of `dt` (the chord of
+/// its arc, which over one tick is close enough to the arc), comes within
 /// `reach` of `other` on its present course. Bodies within reach already
-/// may only move apart.
+/// may move closer, to turn away or slide past, but not within `inner`
+/// (the bodies themselves), and not closer at all once within that.
 #[inline]
 pub(crate) fn touches(
     agent: &Agent,
     other: &Agent,
-    speed: f32,
-    curvature: f32,
+    moved: Vec2,
     dt: f32,
     reach: f32,
+    inner: f32,
 ) -> bool {
     let between = other.position - agent.position;
-    let ours = arc_offset(speed, curvature, agent.heading, dt);
-    // Over one tick, the arc is close enough to its chord.
-    let velocity = other.velocity() - ours / dt.max(f32::MIN_POSITIVE);
-    first_within(between, velocity, reach * reach, dt).is_some()
+    let velocity = other.velocity() - moved / dt;
+    if between.length_squared() > reach * reach {
+        return first_within(between, velocity, reach * reach, dt).is_some();
+    }
+    first_within(between, velocity, inner * inner, dt).is_some()
 }
 
 /// The first `t` in `[0, limit]` with `|relative + velocity t|² <= reach²`;

@@ -151,7 +151,8 @@ fn program_1(
     let line = planes[index];
     let along = line.point.dot(line.direction);
     let discriminant = along * along + radius * radius - line.point.length_squared();
-    if discriminant < 0.0 {
+    // Also refuses NaN, which values out of range can bring.
+    if discriminant.is_nan() || discriminant < 0.0 {
         return false;
     }
     let root = discriminant.sqrt();
