@@ -13,10 +13,11 @@ use kerb_crowd::{
 };
 use kerb_turning::Segment;
 
-use crate::components::{NavLocation, Speed, TurningRadius, Unit, UnitPose};
-use crate::settings::KerbStats;
-use crate::state::Motion;
+use crate::components::{NavLocation, Speed, TurningRadius, Unit, UnitPose, Wander};
+use crate::settings::{KerbSettings, KerbStats};
+use crate::state::{Goal, Intent, Motion, Pending};
 use crate::systems::navmesh;
+use crate::systems::reverse_out::reverse_out;
 use crate::world_asset::{KerbWorld, WorldAsset};
 
 /// A unit's body: the disc, `radius` across from its centre, that no other
@@ -83,6 +84,9 @@ pub struct Avoiding {
     #[reflect(ignore)]
     pub(crate) choice: Option<Choice>,
     pub(crate) off_path: bool,
+    /// Ticks in a row that avoidance has held the unit still while it
+    /// wanted to move.
+    pub(crate) held: u16,
 }
 
 impl Avoiding {
@@ -102,6 +106,10 @@ impl Avoiding {
 /// A settled unit (arrived or idle) makes way this many times less, so that
 /// a settled group is not pushed about for ever.
 const SETTLED_WEIGHT: f32 = 4.0;
+
+/// How long, in seconds, avoidance holds a unit still that wants to move
+/// before it backs out a step.
+const HOLD_LIMIT: f32 = 1.0;
 
 /// How far ahead, in seconds, a unit backing up makes sure it keeps clear:
 /// it cannot swerve, and those behind it may not see it coming.
@@ -130,6 +138,7 @@ pub(crate) struct Crowd {
 pub(crate) fn choose_motions(
     time: Res<Time>,
     settings: Res<AvoidanceSettings>,
+    kerb_settings: Res<KerbSettings>,
     world: Res<KerbWorld>,
     assets: Res<Assets<WorldAsset>>,
     mut stats: ResMut<KerbStats>,
@@ -141,16 +150,18 @@ pub(crate) fn choose_motions(
             &Speed,
             &TurningRadius,
             &Body,
-            &Motion,
+            &mut Motion,
+            &mut Intent,
             &NavLocation,
             &mut Avoiding,
             Has<NoAvoidance>,
+            Has<Wander>,
         ),
         With<Unit>,
     >,
 ) {
     if !settings.enabled {
-        for (.., mut avoiding, _) in &mut units {
+        for (.., mut avoiding, _, _) in &mut units {
             if avoiding.choice.is_some() {
                 avoiding.choice = None;
             }
@@ -163,7 +174,9 @@ pub(crate) fn choose_motions(
     crowd.reversing.clear();
     crowd.agents.clear();
     crowd.preferred.clear();
-    for (entity, pose, speed, radius, body, motion, location, avoiding, opted_out) in units.iter() {
+    for (entity, pose, speed, radius, body, motion, _, location, avoiding, opted_out, _) in
+        units.iter()
+    {
         // A unit not yet placed on the mesh (or placed at a point that is
         // not finite) is nowhere others could meet it.
         if location.polygon().is_none() || !pose.position.is_finite() || !pose.heading.is_finite() {
@@ -205,13 +218,9 @@ pub(crate) fn choose_motions(
             priority: weight,
         });
         crowd.preferred.push((!opted_out).then(|| {
-            if reversing {
-                // Over a tick, backing up is near enough straight.
-                Preferred {
-                    speed: top,
-                    curvature: 0.0,
-                }
-            } else if moving {
+            if moving {
+                // A path backwards is planned from the pose facing the way
+                // it goes, as the agent is.
                 Preferred {
                     speed: top,
                     curvature: curvature_at(motion),
@@ -303,11 +312,63 @@ pub(crate) fn choose_motions(
     }
     stats.contacts_last_tick = contacts as u32;
     stats.contacts_total += contacts as u64;
-    let forget = crowd.unplaced.iter().map(|entity| (entity, &None));
-    for (entity, choice) in crowd.entities.iter().zip(&crowd.choices).chain(forget) {
-        if let Ok((.., mut avoiding, _)) = units.get_mut(*entity)
-            && avoiding.choice != *choice
-        {
+    let forget = crowd.unplaced.iter().map(|entity| (entity, &None, &None));
+    let hold_limit = (HOLD_LIMIT / dt.max(f32::MIN_POSITIVE)).ceil() as u16;
+    let known = crowd
+        .entities
+        .iter()
+        .zip(&crowd.choices)
+        .zip(&crowd.preferred)
+        .map(|((entity, choice), preferred)| (entity, choice, preferred));
+    for (entity, choice, preferred) in known.chain(forget) {
+        let Ok((_, pose, _, radius, _, mut motion, mut intent, _, mut avoiding, _, wanders)) =
+            units.get_mut(*entity)
+        else {
+            continue;
+        };
+        let held = choice.is_some_and(|choice| choice.speed == 0.0)
+            && preferred.is_some_and(|preferred| preferred.speed > 0.0);
+        let held_for = if held {
+            avoiding.held.saturating_add(1)
+        } else {
+            0
+        };
+        if held_for >= hold_limit {
+            // Held still too long (face to face with someone, too close to
+            // turn away): back out a step, as a driver would, then go on;
+            // if backing is what is held up, or no step back fits, look for
+            // another way from here.
+            let step_back = if motion.is_reversing() {
+                None
+            } else {
+                mesh.and_then(|mesh| {
+                    reverse_out(mesh, pose.to_pose(), radius.0, kerb_settings.clearance)
+                })
+            };
+            if let Some(path) = step_back {
+                // Backing starts next tick, once avoidance has seen it.
+                motion.back_along(path);
+                *avoiding = Avoiding {
+                    choice: *choice,
+                    ..default()
+                };
+            } else {
+                motion.stand_at(*pose);
+                motion.reversing = false;
+                intent.desired = *pose;
+                if motion.goal != Goal::None {
+                    intent.pending = Pending::Plan;
+                } else if wanders {
+                    intent.pending = Pending::NewTarget;
+                }
+                *avoiding = Avoiding::default();
+            }
+            continue;
+        }
+        if avoiding.held != held_for {
+            avoiding.held = held_for;
+        }
+        if avoiding.choice != *choice {
             avoiding.choice = *choice;
         }
     }

@@ -124,7 +124,7 @@ fn the_towns_crowd_keeps_clear() {
         on.tank_contact_seconds
     );
     println!(
-        "stuck off {} {}; on {} {}",
+        "units stuck 5 s or more: off {} (longest {:.1} s); on {} (longest {:.1} s)",
         off.ever_stuck, off.longest_stuck, on.ever_stuck, on.longest_stuck
     );
     assert!(off.rate() > 1.0);

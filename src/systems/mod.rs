@@ -5,7 +5,7 @@ mod advance;
 mod confine;
 mod plan;
 mod prepare;
-mod reverse_out;
+pub(crate) mod reverse_out;
 
 use std::time::Instant;
 

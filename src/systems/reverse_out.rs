@@ -13,7 +13,7 @@ use kerb_turning::{Pose, TurningPath};
 /// swings the front left comes first, then the right, then the straight
 /// line, so that in open space successive steps keep turning the same way
 /// instead of undoing each other.
-pub(super) fn reverse_out(
+pub(crate) fn reverse_out(
     mesh: &NavMesh,
     start: Pose,
     radius: f32,
