@@ -93,7 +93,9 @@ pub(crate) fn advance_along_paths(
                     return;
                 }
                 let mut travelled = motion.travelled + speed.0.max(0.0) * dt;
+                // A step backed out of a jam is not a leg of the route.
                 while travelled > motion.path.length()
+                    && !motion.reversing
                     && let Some(next) = followed.as_deref().and_then(FollowedRoute::next_leg)
                 {
                     travelled -= motion.path.length();

@@ -4,7 +4,7 @@
 use glam::Vec2;
 
 use crate::arc::arc_offset;
-use crate::contact::touches;
+use crate::contact::{Piece, touches};
 use crate::orca::{HalfPlanes, half_plane, solve};
 use crate::{Agent, Preferred};
 
@@ -250,7 +250,11 @@ pub fn keeps_clear<'a>(
     dt: f32,
 ) -> bool {
     let dt = dt.max(f32::MIN_POSITIVE);
-    let moved = arc_offset(speed, curvature, agent.heading, dt);
+    // Pieces short enough that each is near its chord (the arc leaves a
+    // chord turning 0.1 rad by under 1.3% of its length).
+    let turned = (curvature * speed * dt).abs();
+    let pieces = ((turned / PIECE_TURN).ceil() as usize).clamp(1, MAX_PIECES);
+    let duration = dt / pieces as f32;
     let mut neighbours = neighbours;
     !neighbours.any(|other| {
         let bodies = agent.body_radius + other.body_radius;
@@ -258,6 +262,22 @@ pub fn keeps_clear<'a>(
         let already_in = agent.priority <= other.priority
             && other.position.distance_squared(agent.position) < inside * inside;
         let reach = bodies * (1.0 + 0.5 * margin.max(0.0));
-        !already_in && touches(agent, other, moved, dt, reach, bodies)
+        !already_in
+            && (0..pieces).any(|index| {
+                let start = duration * index as f32;
+                let piece = Piece {
+                    from: arc_offset(speed, curvature, agent.heading, start),
+                    to: arc_offset(speed, curvature, agent.heading, start + duration),
+                    start,
+                    duration,
+                };
+                touches(agent, other, piece, reach, bodies)
+            })
     })
 }
+
+/// The most a unit turns along one piece of the contact check, in radians.
+const PIECE_TURN: f32 = 0.1;
+
+/// The most pieces an arc is cut into.
+const MAX_PIECES: usize = 32;

@@ -1,29 +1,41 @@
-//! Whether an arc brings two bodies into contact within one tick.
+//! Whether an arc brings two bodies into contact, piece by piece.
 
 use glam::Vec2;
 
 use crate::Agent;
 
-/// Whether `agent`, moving `moved` over the tick of `dt` (the chord of
-/// its arc, which over one tick is close enough to the arc), comes within
-/// `reach` of `other` on its present course. Bodies within reach already
-/// may move closer, to turn away or slide past, but not within `inner`
-/// (the bodies themselves), and not closer at all once within that.
+/// One straight piece of a unit's arc: from offset `from` at `start` to
+/// offset `to` a `duration` later, relative to where the unit is now.
+#[derive(Clone, Copy)]
+pub(crate) struct Piece {
+    pub from: Vec2,
+    pub to: Vec2,
+    pub start: f32,
+    pub duration: f32,
+}
+
+/// Whether `agent`, moving along `piece`, comes within `reach` of `other`
+/// on its present course. Bodies within reach already may move closer, to
+/// turn away or slide past, by half the room left to `inner` (the bodies
+/// themselves), and not closer at all once within that.
 #[inline]
-pub(crate) fn touches(
-    agent: &Agent,
-    other: &Agent,
-    moved: Vec2,
-    dt: f32,
-    reach: f32,
-    inner: f32,
-) -> bool {
-    let between = other.position - agent.position;
-    let velocity = other.velocity() - moved / dt;
-    if between.length_squared() > reach * reach {
-        return first_within(between, velocity, reach * reach, dt).is_some();
+pub(crate) fn touches(agent: &Agent, other: &Agent, piece: Piece, reach: f32, inner: f32) -> bool {
+    let theirs = other.velocity();
+    let between = other.position + theirs * piece.start - agent.position - piece.from;
+    let velocity = theirs - (piece.to - piece.from) / piece.duration;
+    let distance_sq = between.length_squared();
+    if distance_sq > reach * reach {
+        return first_within(between, velocity, reach * reach, piece.duration).is_some();
     }
-    first_within(between, velocity, inner * inner, dt).is_some()
+    // Each of two closing in takes at most half the room left to `inner`,
+    // so that together they stop short of it.
+    let now = distance_sq.sqrt();
+    let floor = if now > inner {
+        0.5 * (now + inner)
+    } else {
+        now
+    };
+    first_within(between, velocity, floor * floor, piece.duration).is_some()
 }
 
 /// The first `t` in `[0, limit]` with `|relative + velocity t|² <= reach²`;
