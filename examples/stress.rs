@@ -2,8 +2,13 @@
 //! every tick, against a floor (a bare system that only moves transforms).
 //!
 //! ```sh
-//! cargo run --release --example stress -- --agents 100000 --ticks 600 [--world PATH] [--warmup 60] [--threads N]
+//! cargo run --release --example stress -- --agents 100000 --ticks 600 [--world PATH | --town-blocks 48x36] [--avoidance on] [--warmup 60] [--threads N]
 //! ```
+//!
+//! `--town-blocks` generates a town of that many blocks (the demo's has
+//! 8x6) instead of loading a world. `--avoidance on` measures the run twice
+//! in one process, with crowd avoidance off and then on, and prints the
+//! ratio.
 //!
 //! `--threads` sizes Bevy's compute pool, which runs the parallel queries
 //! (default: one thread per core). Bevy's own default keeps one core for
@@ -29,6 +34,9 @@ struct Options {
     ticks: u32,
     warmup: u32,
     world: PathBuf,
+    /// A town to generate, in blocks across and down, instead of `world`.
+    town_blocks: Option<(u32, u32)>,
+    avoidance: bool,
     threads: usize,
 }
 
@@ -38,6 +46,8 @@ fn parse_options() -> Result<Options, String> {
         ticks: 600,
         warmup: 60,
         world: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/worlds/town.world.ron"),
+        town_blocks: None,
+        avoidance: false,
         threads: std::thread::available_parallelism().map_or(1, usize::from),
     };
     let mut args = std::env::args().skip(1);
@@ -54,6 +64,20 @@ fn parse_options() -> Result<Options, String> {
             "--warmup" => options.warmup = number()?,
             "--world" => options.world = PathBuf::from(&value),
             "--threads" => options.threads = number()?.max(1) as usize,
+            "--town-blocks" => {
+                let (across, down) = value
+                    .split_once('x')
+                    .and_then(|(a, d)| Some((a.parse().ok()?, d.parse().ok()?)))
+                    .ok_or(format!("{arg} must look like 48x36, not {value:?}"))?;
+                options.town_blocks = Some((across, down));
+            }
+            "--avoidance" => {
+                options.avoidance = match value.as_str() {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(format!("{arg} must be on or off, not {value:?}")),
+                }
+            }
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
@@ -194,28 +218,24 @@ fn measure_floor(options: &Options) -> f64 {
     percentile(&times, 0.5)
 }
 
-fn main() -> ExitCode {
-    let options = match parse_options() {
-        Ok(options) => options,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitCode::from(2);
-        }
-    };
-    let world = match std::fs::read_to_string(&options.world)
-        .map_err(|e| e.to_string())
-        .and_then(|text| ValidWorld::from_ron(&text).map_err(|e| e.to_string()))
-    {
-        Ok(world) => world,
-        Err(message) => {
-            eprintln!("error: cannot load {}: {message}", options.world.display());
-            return ExitCode::FAILURE;
-        }
-    };
+/// What one measured run saw.
+struct Outcome {
+    median: f64,
+    p95: f64,
+    set_medians: [f64; 4],
+    planned_per_second: f64,
+    stats: KerbStats,
+}
 
+/// Runs kerb on `world` with avoidance `avoid` and measures its ticks.
+fn measure_kerb(options: &Options, world: ValidWorld, avoid: bool) -> Outcome {
     let mut app = headless_app(options.threads);
     // One kerb tick per update, with the tick's time.
     app.add_plugins(KerbPlugin::new(Update));
+    app.insert_resource(AvoidanceSettings {
+        enabled: avoid,
+        ..default()
+    });
     time_sets(&mut app);
     spawn_units(&mut app, &world, options.agents);
     let kerb_world = KerbWorld::from_built(
@@ -252,10 +272,69 @@ fn main() -> ExitCode {
     });
     let stats = app.world().resource::<KerbStats>().clone();
     times.sort_by(f64::total_cmp);
-    let median = percentile(&times, 0.5);
-    let p95 = percentile(&times, 0.95);
     let simulated_seconds = f64::from(options.ticks) * TICK.as_secs_f64();
-    let planned_per_second = (stats.planned_total - planned_at_warmup) as f64 / simulated_seconds;
+    Outcome {
+        median: percentile(&times, 0.5),
+        p95: percentile(&times, 0.95),
+        set_medians,
+        planned_per_second: (stats.planned_total - planned_at_warmup) as f64 / simulated_seconds,
+        stats,
+    }
+}
+
+/// The walkable area of `world`, in square metres.
+fn walkable_area(world: &ValidWorld) -> f64 {
+    let mesh = &world.navmesh;
+    mesh.polygon_ids()
+        .map(|polygon| {
+            let corners: Vec<Vec2> = mesh.polygon_vertices(polygon).collect();
+            let twice: f64 = corners
+                .iter()
+                .zip(corners.iter().cycle().skip(1))
+                .map(|(a, b)| f64::from(a.perp_dot(*b)))
+                .sum();
+            twice.abs() / 2.0
+        })
+        .sum()
+}
+
+/// Loads the world, or generates the town asked for.
+fn load_world(options: &Options) -> Result<ValidWorld, String> {
+    if let Some((across, down)) = options.town_blocks {
+        return bevy_kerb::kerb_navmesh::generate::town_sized(
+            bevy_kerb::kerb_navmesh::generate::TOWN_SEED,
+            across,
+            down,
+        )
+        .validate()
+        .map_err(|e| format!("cannot build the town: {e}"));
+    }
+    std::fs::read_to_string(&options.world)
+        .map_err(|e| e.to_string())
+        .and_then(|text| ValidWorld::from_ron(&text).map_err(|e| e.to_string()))
+        .map_err(|message| format!("cannot load {}: {message}", options.world.display()))
+}
+
+fn main() -> ExitCode {
+    let options = match parse_options() {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let world = match load_world(&options) {
+        Ok(world) => world,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let area = walkable_area(&world);
+    let without = options
+        .avoidance
+        .then(|| measure_kerb(&options, world.clone(), false));
+    let outcome = measure_kerb(&options, world, options.avoidance);
     let bytes_per_unit = size_of::<Unit>()
         + size_of::<TurningRadius>()
         + size_of::<Speed>()
@@ -268,14 +347,37 @@ fn main() -> ExitCode {
         + size_of::<Body>()
         + size_of::<Avoiding>();
     let floor = measure_floor(&options);
+    let Outcome {
+        median,
+        p95,
+        set_medians,
+        planned_per_second,
+        stats,
+    } = outcome;
 
     println!("agents:               {}", options.agents);
+    println!(
+        "walkable area:        {area:.0} m², {:.4} units per m²",
+        f64::from(options.agents) / area.max(1.0)
+    );
     println!("compute threads:      {}", options.threads);
     println!(
         "ticks measured:       {} (after {} warm-up), 60 ticks per simulated second",
         options.ticks, options.warmup
     );
+    println!(
+        "avoidance:            {}",
+        if options.avoidance { "on" } else { "off" }
+    );
     println!("ms per tick:          median {median:.3}, p95 {p95:.3}");
+    if let Some(without) = &without {
+        println!(
+            "without avoidance:    median {:.3}, p95 {:.3}; avoidance costs {:.2}x",
+            without.median,
+            without.p95,
+            median / without.median.max(1e-9)
+        );
+    }
     println!(
         "per set (median ms):  prepare {:.3}, plan {:.3}, advance {:.3}, confine {:.3}",
         set_medians[0], set_medians[1], set_medians[2], set_medians[3]
@@ -287,6 +389,10 @@ fn main() -> ExitCode {
     println!(
         "arrived / blocked:    {} / {}",
         stats.arrived_total, stats.blocked_total
+    );
+    println!(
+        "contacts:             {} in the last tick",
+        stats.contacts_last_tick
     );
     println!("kerb state per unit:  {bytes_per_unit} bytes");
     println!(

@@ -111,6 +111,10 @@ const SETTLED_WEIGHT: f32 = 4.0;
 /// before it backs out a step.
 const HOLD_LIMIT: f32 = 1.0;
 
+/// Cells of the neighbour grid, in metres: small enough that a query in a
+/// dense crowd stops after a ring or two.
+const GRID_CELL: f32 = 2.0;
+
 /// How far ahead, in seconds, a unit backing up makes sure it keeps clear:
 /// it cannot swerve, and those behind it may not see it coming.
 const REVERSING_LOOK: f32 = 0.5;
@@ -129,8 +133,6 @@ pub(crate) struct Crowd {
     preferred: Vec<Option<Preferred>>,
     positions: Vec<Vec2>,
     grid: NeighbourGrid,
-    /// The range the grid was made for.
-    range: f32,
     choices: Vec<Option<Choice>>,
 }
 
@@ -235,9 +237,8 @@ pub(crate) fn choose_motions(
         .positions
         .extend(crowd.agents.iter().map(|agent| agent.position));
     let range = settings.range.max(0.0);
-    if crowd.range != range {
-        crowd.grid = NeighbourGrid::new(range);
-        crowd.range = range;
+    if crowd.grid.cell_size() == 0.0 {
+        crowd.grid = NeighbourGrid::new(GRID_CELL);
     }
     crowd.grid.rebuild(&crowd.positions);
     let params = AvoidanceParams {

@@ -253,6 +253,8 @@ fn draw_panel(
                     ui.checkbox(&mut debug.navmesh, "navmesh");
                     ui.end_row();
                     ui.checkbox(&mut debug.walls, "walls");
+                    ui.checkbox(&mut debug.avoidance, "avoidance")
+                        .on_hover_text("bodies, and the arcs units chose to keep clear");
                     ui.end_row();
                 });
 

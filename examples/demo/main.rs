@@ -90,6 +90,11 @@ fn main() -> ExitCode {
         walls: false,
         ..default()
     })
+    // Crowds keep clear of each other in the demo; the panel turns it off.
+    .insert_resource(AvoidanceSettings {
+        enabled: true,
+        ..default()
+    })
     .insert_resource(UnitGroups::new(vec![
         GroupSettings::new("Tanks", UnitPreset::TANK, 14, 1),
         GroupSettings::new("Pedestrians", UnitPreset::PEDESTRIAN, 360, 12),

@@ -255,6 +255,10 @@ pub fn keeps_clear<'a>(
     let turned = (curvature * speed * dt).abs();
     let pieces = ((turned / PIECE_TURN).ceil() as usize).clamp(1, MAX_PIECES);
     let duration = dt / pieces as f32;
+    let mut ends = [Vec2::ZERO; MAX_PIECES + 1];
+    for (index, end) in ends.iter_mut().enumerate().take(pieces + 1).skip(1) {
+        *end = arc_offset(speed, curvature, agent.heading, duration * index as f32);
+    }
     let mut neighbours = neighbours;
     !neighbours.any(|other| {
         let bodies = agent.body_radius + other.body_radius;
@@ -263,12 +267,11 @@ pub fn keeps_clear<'a>(
             && other.position.distance_squared(agent.position) < inside * inside;
         let reach = bodies * (1.0 + 0.5 * margin.max(0.0));
         !already_in
-            && (0..pieces).any(|index| {
-                let start = duration * index as f32;
+            && ends[..=pieces].windows(2).enumerate().any(|(index, ends)| {
                 let piece = Piece {
-                    from: arc_offset(speed, curvature, agent.heading, start),
-                    to: arc_offset(speed, curvature, agent.heading, start + duration),
-                    start,
+                    from: ends[0],
+                    to: ends[1],
+                    start: duration * index as f32,
                     duration,
                 };
                 touches(agent, other, piece, reach, bodies)

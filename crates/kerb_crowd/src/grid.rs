@@ -114,18 +114,19 @@ impl NeighbourGrid {
     }
 
     /// Fills `nearest` with the units within `range` of `p`, nearest first,
-    /// leaving out unit `exclude` (the asking unit itself).
+    /// leaving out unit `exclude` (the asking unit itself). Cells are
+    /// searched in rings round `p`'s, and the search stops once no cell
+    /// left can hold anything nearer than what has been found.
     pub fn nearest(&self, p: Vec2, range: f32, exclude: u32, nearest: &mut Nearest) {
         nearest.clear();
         if self.columns == 0 || !p.is_finite() || range.is_nan() || range < 0.0 {
             return;
         }
         let range_sq = range * range;
-        let (c0, r0) = self.cell_coords(p - range);
-        let (c1, r1) = self.cell_coords(p + range);
-        for row in r0..=r1 {
-            let first = (row * self.columns + c0) as usize;
-            let last = (row * self.columns + c1) as usize;
+        let (column, row) = self.cell_coords(p);
+        let scan = |nearest: &mut Nearest, first_column: i32, last_column: i32, row: i32| {
+            let first = (row * self.columns + first_column) as usize;
+            let last = (row * self.columns + last_column) as usize;
             // A row of cells is one run of entries.
             let run = self.starts[first] as usize..self.starts[last + 1] as usize;
             for &(q, index) in &self.entries[run] {
@@ -133,6 +134,46 @@ impl NeighbourGrid {
                 if distance_sq <= range_sq && index != exclude {
                     nearest.offer(distance_sq, index);
                 }
+            }
+        };
+        let local = (p - self.origin) / self.cell_size;
+        for ring in 0.. {
+            let (low_column, high_column) = (column - ring, column + ring);
+            let (low_row, high_row) = (row - ring, row + ring);
+            let columns = low_column.max(0)..=high_column.min(self.columns - 1);
+            for r in low_row.max(0)..=high_row.min(self.rows - 1) {
+                if r == low_row || r == high_row {
+                    scan(nearest, *columns.start(), *columns.end(), r);
+                } else {
+                    if low_column >= 0 {
+                        scan(nearest, low_column, low_column, r);
+                    }
+                    if high_column < self.columns {
+                        scan(nearest, high_column, high_column, r);
+                    }
+                }
+            }
+            // The nearest a unit outside the rings so far can be; sides
+            // past the grid's edge hold none.
+            let mut outside = f32::INFINITY;
+            if low_column > 0 {
+                outside = outside.min(local.x - low_column as f32);
+            }
+            if high_column < self.columns - 1 {
+                outside = outside.min(high_column as f32 + 1.0 - local.x);
+            }
+            if low_row > 0 {
+                outside = outside.min(local.y - low_row as f32);
+            }
+            if high_row < self.rows - 1 {
+                outside = outside.min(high_row as f32 + 1.0 - local.y);
+            }
+            if outside == f32::INFINITY {
+                break; // the rings cover the whole grid
+            }
+            let outside = outside.max(0.0) * self.cell_size;
+            if outside > range || nearest.full_at().is_some_and(|far| far < outside * outside) {
+                break;
             }
         }
     }
@@ -164,16 +205,32 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (state >> 40) as f32 / (1u64 << 24) as f32
         };
-        for (count, spread) in [(0, 1.0), (1, 1.0), (50, 10.0), (500, 200.0), (300, 1e5)] {
+        for (count, spread, cell) in [
+            (0, 1.0, 3.0),
+            (1, 1.0, 3.0),
+            (50, 10.0, 3.0),
+            (500, 200.0, 3.0),
+            (300, 1e5, 3.0),
+            (2000, 30.0, 0.5),
+            (2000, 60.0, 7.0),
+        ] {
             let mut positions: Vec<Vec2> = (0..count)
                 .map(|_| Vec2::new(next(), next()) * spread)
                 .collect();
             if count > 3 {
                 positions[2] = Vec2::NAN;
             }
-            let mut grid = NeighbourGrid::new(3.0);
+            let mut grid = NeighbourGrid::new(cell);
             grid.rebuild(&positions);
             let mut nearest = Nearest::new(8);
+            if let Some(&p) = positions.first() {
+                // A range past the whole grid ends with the grid.
+                grid.nearest(p, f32::INFINITY, 0, &mut nearest);
+                assert_eq!(
+                    nearest.indices().collect::<Vec<_>>(),
+                    brute(&positions, p, f32::INFINITY, 0, 8)
+                );
+            }
             for i in 0..count.min(100) {
                 let p = positions[i];
                 grid.nearest(p, 6.0, i as u32, &mut nearest);

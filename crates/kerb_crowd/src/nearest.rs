@@ -62,6 +62,13 @@ impl Nearest {
         self.len
     }
 
+    /// The squared distance of the farthest kept, if the set is full: no
+    /// offer farther than this can change it.
+    #[inline]
+    pub(crate) fn full_at(&self) -> Option<f32> {
+        (self.len == self.capacity && self.len > 0).then(|| self.entries[self.len - 1].0)
+    }
+
     /// Whether none are kept.
     #[inline]
     pub fn is_empty(&self) -> bool {

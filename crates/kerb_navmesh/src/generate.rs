@@ -92,8 +92,8 @@ pub const TOWN_SEED: u64 = 2001;
 const TOWN_CELL: f32 = 4.0;
 /// The longest strip the town's cells are merged into along a row.
 const TOWN_STRIP_LENGTH: f32 = 6.0 * TOWN_CELL;
-const TOWN_COLUMNS: i32 = 123;
-const TOWN_ROWS: i32 = 93;
+/// The demo town's blocks across and down.
+const TOWN_BLOCKS: (u32, u32) = (8, 6);
 /// Streets every `BLOCK_PITCH` cells, `STREET_WIDTH` cells wide.
 const BLOCK_PITCH: i32 = 15;
 const STREET_WIDTH: i32 = 3;
@@ -126,7 +126,18 @@ impl Disk {
 /// so many polygon corners are straight angles where a neighbour's corner
 /// meets a strip's side.
 pub fn town(seed: u64) -> WorldFile {
-    town_in(seed, Walkable::Strips)
+    town_sized(seed, TOWN_BLOCKS.0, TOWN_BLOCKS.1)
+}
+
+/// [`town`] with `blocks_across × blocks_down` blocks (the demo's town has
+/// 8 × 6): its plazas repeat every 8 × 6 blocks, so a large town is the
+/// demo's town tiled, with one roundabout and one fountain.
+pub fn town_sized(seed: u64, blocks_across: u32, blocks_down: u32) -> WorldFile {
+    let size = Size {
+        columns: blocks_across.max(1) as i32 * BLOCK_PITCH + STREET_WIDTH,
+        rows: blocks_down.max(1) as i32 * BLOCK_PITCH + STREET_WIDTH,
+    };
+    town_in(seed, Walkable::Strips, size)
 }
 
 /// [`town`] with its walkable area left in 4 m cells: the same area, more
@@ -134,7 +145,18 @@ pub fn town(seed: u64) -> WorldFile {
 /// roundabout's and fountain's circles cut cells. For tools that cannot
 /// take straight-angle corners (the route bench runs `polyanya` on it).
 pub fn town_cells(seed: u64) -> WorldFile {
-    town_in(seed, Walkable::Cells)
+    let size = Size {
+        columns: TOWN_BLOCKS.0 as i32 * BLOCK_PITCH + STREET_WIDTH,
+        rows: TOWN_BLOCKS.1 as i32 * BLOCK_PITCH + STREET_WIDTH,
+    };
+    town_in(seed, Walkable::Cells, size)
+}
+
+/// A town's extent in cells.
+#[derive(Clone, Copy)]
+struct Size {
+    columns: i32,
+    rows: i32,
 }
 
 /// How the town's walkable area is cut into polygons.
@@ -144,7 +166,7 @@ enum Walkable {
     Strips,
 }
 
-fn town_in(seed: u64, walkable: Walkable) -> WorldFile {
+fn town_in(seed: u64, walkable: Walkable, size: Size) -> WorldFile {
     let junction = |column: i32, row: i32| {
         Vec2::new(
             (column * BLOCK_PITCH) as f32 + STREET_WIDTH as f32 / 2.0,
@@ -153,6 +175,9 @@ fn town_in(seed: u64, walkable: Walkable) -> WorldFile {
     };
     let roundabout = junction(4, 3);
     let plazas = [(1, 1), (6, 4), (2, 4)];
+    let is_plaza = |(column, row): (i32, i32)| {
+        plazas.contains(&(column % TOWN_BLOCKS.0 as i32, row % TOWN_BLOCKS.1 as i32))
+    };
     let block_center = |(column, row): (i32, i32)| {
         (Vec2::new((column * BLOCK_PITCH) as f32, (row * BLOCK_PITCH) as f32)
             + (STREET_WIDTH as f32 + (BLOCK_PITCH - STREET_WIDTH) as f32 / 2.0))
@@ -182,7 +207,7 @@ fn town_in(seed: u64, walkable: Walkable) -> WorldFile {
             return Ground::Road;
         }
         let block = (column / BLOCK_PITCH, row / BLOCK_PITCH);
-        if plazas.contains(&block) {
+        if is_plaza(block) {
             Ground::Plaza
         } else if i == STREET_WIDTH
             || j == STREET_WIDTH
@@ -198,8 +223,8 @@ fn town_in(seed: u64, walkable: Walkable) -> WorldFile {
     // Cut into 4 m cells first (the disks cut cells along chords), then
     // merged along rows into strips.
     let mut ground_cells: [Vec<Vec<Vec2>>; 3] = Default::default();
-    for row in 0..TOWN_ROWS {
-        for column in 0..TOWN_COLUMNS {
+    for row in 0..size.rows {
+        for column in 0..size.columns {
             let base = ground(column, row);
             let min = Vec2::new(column as f32, row as f32) * TOWN_CELL;
             let square = [
@@ -233,9 +258,9 @@ fn town_in(seed: u64, walkable: Walkable) -> WorldFile {
 
     let mut random = Random::new(seed);
     let mut buildings = ModelBuilder::default();
-    for block_row in 0..(TOWN_ROWS / BLOCK_PITCH) {
-        for block_column in 0..(TOWN_COLUMNS / BLOCK_PITCH) {
-            if plazas.contains(&(block_column, block_row)) {
+    for block_row in 0..(size.rows / BLOCK_PITCH) {
+        for block_column in 0..(size.columns / BLOCK_PITCH) {
+            if is_plaza((block_column, block_row)) {
                 continue;
             }
             // The closed interior of the block, inside its pavement ring.

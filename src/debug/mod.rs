@@ -1,6 +1,8 @@
 //! Debug drawing with gizmos (feature `debug`): the navmesh, walls, planned
-//! paths and routes, wander circles and targets, and the selected unit's
-//! polygon.
+//! paths and routes, wander circles and targets, the selected unit's
+//! polygon, and crowd avoidance.
+
+mod avoidance;
 
 use bevy::prelude::*;
 use kerb_navmesh::PolygonId;
@@ -30,6 +32,10 @@ pub struct KerbDebugSettings {
     pub routes: bool,
     /// Draw wander circles and targets (the selected unit's are always drawn).
     pub wander: bool,
+    /// Draw bodies and the arcs units chose to keep clear of each other
+    /// (the selected unit's, and lines to its neighbours, are always
+    /// drawn).
+    pub avoidance: bool,
 }
 
 impl Default for KerbDebugSettings {
@@ -40,6 +46,7 @@ impl Default for KerbDebugSettings {
             paths: false,
             routes: true,
             wander: false,
+            avoidance: false,
         }
     }
 }
@@ -58,7 +65,10 @@ impl Plugin for KerbDebugPlugin {
             .init_resource::<KerbDebugSettings>()
             .register_type::<KerbDebugSettings>()
             .register_type::<Selected>()
-            .add_systems(PostUpdate, (draw_navmesh, draw_units));
+            .add_systems(
+                PostUpdate,
+                (draw_navmesh, draw_units, avoidance::draw_avoidance),
+            );
     }
 }
 
@@ -66,7 +76,7 @@ const NAVMESH: Color = Color::srgba(0.35, 0.55, 0.75, 0.35);
 const WALL: Color = Color::srgb(0.95, 0.45, 0.25);
 const PATH: Color = Color::srgb(0.3, 0.9, 0.6);
 const WANDER: Color = Color::srgb(0.85, 0.75, 0.3);
-const SELECTED: Color = Color::srgb(1.0, 1.0, 1.0);
+pub(crate) const SELECTED: Color = Color::srgb(1.0, 1.0, 1.0);
 const ROUTE_POLYLINE: Color = Color::srgba(0.55, 0.8, 1.0, 0.6);
 
 fn draw_navmesh(
