@@ -255,10 +255,16 @@ pub fn keeps_clear<'a>(
     let turned = (curvature * speed * dt).abs();
     let pieces = ((turned / PIECE_TURN).ceil() as usize).clamp(1, MAX_PIECES);
     let duration = dt / pieces as f32;
-    let mut ends = [Vec2::ZERO; MAX_PIECES + 1];
-    for (index, end) in ends.iter_mut().enumerate().take(pieces + 1).skip(1) {
-        *end = arc_offset(speed, curvature, agent.heading, duration * index as f32);
-    }
+    let heading = agent.heading;
+    let piece = |index: usize| Piece {
+        from: arc_offset(speed, curvature, heading, duration * index as f32),
+        to: arc_offset(speed, curvature, heading, duration * (index + 1) as f32),
+        start: duration * index as f32,
+        duration,
+    };
+    // A tick's arc is one piece, made once; a longer look makes its pieces
+    // for each neighbour near enough to matter.
+    let first = piece(0);
     let mut neighbours = neighbours;
     !neighbours.any(|other| {
         let bodies = agent.body_radius + other.body_radius;
@@ -267,15 +273,8 @@ pub fn keeps_clear<'a>(
             && other.position.distance_squared(agent.position) < inside * inside;
         let reach = bodies * (1.0 + 0.5 * margin.max(0.0));
         !already_in
-            && ends[..=pieces].windows(2).enumerate().any(|(index, ends)| {
-                let piece = Piece {
-                    from: ends[0],
-                    to: ends[1],
-                    start: duration * index as f32,
-                    duration,
-                };
-                touches(agent, other, piece, reach, bodies)
-            })
+            && (touches(agent, other, first, reach, bodies)
+                || (1..pieces).any(|index| touches(agent, other, piece(index), reach, bodies)))
     })
 }
 
