@@ -21,7 +21,8 @@ const ON_MESH: f32 = 1e-4;
 
 /// Writes each placed unit's [`Transform`] for this frame: where its path
 /// takes it by the frame's share of the next fixed tick if it is driving
-/// along its path, its [`UnitPose`] otherwise.
+/// along its path, where its chosen arc takes it if it is making way for
+/// others, its [`UnitPose`] otherwise.
 ///
 /// Never past what the next tick reaches (the overstep is under one
 /// timestep, and the path is sampled no further than the unit's speed takes
@@ -58,26 +59,35 @@ pub(crate) fn draw_between_ticks(
                 let Some(polygon) = location.polygon else {
                     return; // not placed yet: drawn where it was spawned
                 };
+                // Kept if the walkable area takes it from where the unit is.
+                let on_mesh = |ahead: UnitPose| {
+                    let kept = mesh.move_along(polygon, pose.position, ahead.position);
+                    (kept.position.distance_squared(ahead.position) <= ON_MESH * ON_MESH)
+                        .then_some(ahead)
+                };
+                // A unit making way for others goes on along the arc it
+                // chose (one waiting to back up does not move).
+                let making_way = avoiding.choice().filter(|_| !motion.is_reversing());
                 // Only a unit where its path put it is drawn ahead on the
-                // path: one pushed off it by a wall or by avoidance, standing,
-                // or waiting for a plan is drawn where it is.
+                // path: one pushed off it by a wall, standing, or waiting for
+                // a plan is drawn where it is.
                 let driving = intent.pending == Pending::Nothing
                     && motion.is_moving()
                     && !avoiding.is_off_path()
+                    && avoiding.choice().is_none()
                     && intent.desired == *pose;
-                let drawn = driving
-                    .then(|| {
-                        let ahead = motion.travelled + speed.0.max(0.0) * ahead_time;
-                        let sampled = sample_ahead(motion, followed, ahead);
-                        let kept = mesh.move_along(polygon, pose.position, sampled.position);
-                        (kept.position.distance_squared(sampled.position) <= ON_MESH * ON_MESH)
-                            .then(|| motion.unit_pose_at(sampled))
-                    })
-                    .flatten()
-                    // Drawn ahead on an earlier frame: back to where it is.
-                    .or_else(|| {
-                        (transform.translation.truncate() != pose.position).then_some(*pose)
-                    });
+                let drawn = if let Some(choice) = making_way {
+                    let (position, heading) =
+                        kerb_crowd::drive(pose.position, pose.heading, choice, ahead_time);
+                    on_mesh(UnitPose { position, heading })
+                } else if driving {
+                    let ahead = motion.travelled + speed.0.max(0.0) * ahead_time;
+                    on_mesh(motion.unit_pose_at(sample_ahead(motion, followed, ahead)))
+                } else {
+                    None
+                }
+                // Drawn ahead on an earlier frame: back to where it is.
+                .or_else(|| (transform.translation.truncate() != pose.position).then_some(*pose));
                 if let Some(drawn) = drawn {
                     drawn.write_to(&mut transform);
                 }

@@ -42,10 +42,10 @@ pub mod prelude {
     #[cfg(feature = "egui")]
     pub use crate::KerbEguiPlugin;
     pub use crate::{
-        Arrived, AvoidanceSettings, BlockReason, Blocked, Body, Destination, FollowedRoute,
-        GroupMember, GroupSettings, KerbPlugin, KerbSettings, KerbStats, KerbSystems, KerbWorld,
-        Motion, NavLocation, NoAvoidance, Speed, Teleport, TurningRadius, Unit, UnitGroups,
-        UnitGroupsPlugin, UnitPose, UnitPreset, Wander, WorldAsset,
+        Arrived, AvoidanceSettings, Avoiding, BlockReason, Blocked, Body, Destination,
+        FollowedRoute, GroupMember, GroupSettings, KerbPlugin, KerbSettings, KerbStats,
+        KerbSystems, KerbWorld, Motion, NavLocation, NoAvoidance, Speed, Teleport, TurningRadius,
+        Unit, UnitGroups, UnitGroupsPlugin, UnitPose, UnitPreset, Wander, WorldAsset,
     };
     #[cfg(feature = "debug")]
     pub use crate::{KerbDebugPlugin, KerbDebugSettings, Selected};

@@ -198,3 +198,46 @@ fn drawing_between_ticks_never_changes_the_simulation() {
     };
     assert_eq!(run(true), run(false));
 }
+
+/// Two pedestrians meeting head on, at 60 Hz ticks and 144 Hz frames: while
+/// making way, each is drawn along the arc it chose, so that it advances
+/// every frame, never more than a tick's worth ahead of where it is.
+#[test]
+fn units_making_way_are_drawn_along_their_arc() {
+    let mut app = app_rendering_at(open_square(), TICK_HZ, FRAME_HZ, 1);
+    app.world_mut().resource_mut::<AvoidanceSettings>().enabled = true;
+    let mut spawn = |from: Vec2, heading: f32, to: Vec2| {
+        app.world_mut()
+            .spawn((
+                UnitPreset::PEDESTRIAN.unit(),
+                Destination::Point(to),
+                Transform::from_translation(from.extend(0.0))
+                    .with_rotation(Quat::from_rotation_z(heading)),
+            ))
+            .id()
+    };
+    let a = spawn(Vec2::new(30.0, 50.05), 0.0, Vec2::new(70.0, 50.05));
+    spawn(
+        Vec2::new(70.0, 49.95),
+        std::f32::consts::PI,
+        Vec2::new(30.0, 49.95),
+    );
+    let step = UnitPreset::PEDESTRIAN.speed / TICK_HZ as f32;
+    let (mut frames_making_way, mut last) = (0, drawn_at(&app, a));
+    for _ in 0..FRAME_HZ * 20 {
+        app.update();
+        let drawn = drawn_at(&app, a);
+        let pose = *app.world().get::<UnitPose>(a).unwrap();
+        if app.world().get::<Avoiding>(a).unwrap().choice().is_some() {
+            frames_making_way += 1;
+            // Ahead of where it is by at most a tick, and moving on.
+            assert!(drawn.distance(pose.position) <= step + 1e-4);
+            assert!(drawn != last, "stood still while making way");
+        }
+        last = drawn;
+    }
+    assert!(
+        frames_making_way > 10,
+        "{frames_making_way} frames making way"
+    );
+}
