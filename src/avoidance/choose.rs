@@ -1,0 +1,208 @@
+//! [`crate::KerbSystems::Avoid`]: each unit's speed and turn for the tick,
+//! chosen in parallel from the snapshot.
+
+use bevy::prelude::*;
+use bevy::tasks::{ComputeTaskPool, ParallelSlice, TaskPool};
+use kerb_crowd::{
+    Agent, AvoidanceParams, CONTACT_OVERLAP, Choice, Nearest, Preferred, choose_within, keeps_clear,
+};
+use kerb_navmesh::NavMesh;
+
+use super::snapshot::{Crowd, UnitView};
+use super::unjam::{Landing, land};
+use super::{AvoidanceSettings, Avoiding, Body, NoAvoidance};
+use crate::components::{NavLocation, Speed, TurningRadius, Unit, UnitPose, Wander};
+use crate::settings::{KerbSettings, KerbStats};
+use crate::state::{Intent, Motion};
+use crate::systems::navmesh;
+use crate::world_asset::{KerbWorld, WorldAsset};
+
+/// How far ahead, in seconds, a unit backing up makes sure it keeps clear:
+/// it cannot swerve, and those behind it may not see it coming.
+const REVERSING_LOOK: f32 = 0.5;
+
+type AvoidanceData = (
+    Entity,
+    &'static UnitPose,
+    &'static Speed,
+    &'static TurningRadius,
+    &'static Body,
+    &'static mut Motion,
+    &'static mut Intent,
+    &'static NavLocation,
+    &'static mut Avoiding,
+    Has<NoAvoidance>,
+    Has<Wander>,
+);
+
+/// [`crate::KerbSystems::Avoid`]: each unit's speed and turn for this tick.
+pub(crate) fn choose_motions(
+    time: Res<Time>,
+    settings: Res<AvoidanceSettings>,
+    kerb_settings: Res<KerbSettings>,
+    world: Res<KerbWorld>,
+    assets: Res<Assets<WorldAsset>>,
+    mut stats: ResMut<KerbStats>,
+    mut crowd: Local<Crowd>,
+    mut units: Query<AvoidanceData, With<Unit>>,
+) {
+    if !settings.enabled {
+        for (.., mut avoiding, _, _) in &mut units {
+            if avoiding.choice.is_some() {
+                avoiding.choice = None;
+            }
+        }
+        return;
+    }
+    let crowd = &mut *crowd;
+    crowd.take(units.iter().map(
+        |(entity, pose, speed, radius, body, motion, _, location, avoiding, opted_out, _)| {
+            UnitView {
+                entity,
+                position: pose.position,
+                heading: pose.heading,
+                speed: speed.0,
+                turn_radius: radius.0,
+                body_radius: body.radius,
+                motion,
+                placed: location.polygon().is_some(),
+                avoiding,
+                opted_out,
+            }
+        },
+    ));
+    let dt = time.delta_secs();
+    let mesh = navmesh(&world, &assets);
+    let contacts = choose_all(crowd, &settings, mesh, dt);
+    stats.contacts_last_tick = contacts as u32;
+    stats.contacts_total += contacts as u64;
+
+    let forget = crowd.unplaced.iter().map(|entity| (entity, None, None));
+    let known = crowd
+        .entities
+        .iter()
+        .zip(crowd.choices.iter().copied())
+        .zip(crowd.preferred.iter().copied())
+        .map(|((entity, choice), preferred)| (entity, choice, preferred));
+    for (entity, choice, preferred) in known.chain(forget) {
+        let Ok((_, pose, _, radius, _, mut motion, mut intent, _, mut avoiding, _, wanders)) =
+            units.get_mut(*entity)
+        else {
+            continue;
+        };
+        let unit = Landing {
+            pose,
+            turn_radius: radius.0,
+            motion: &mut motion,
+            intent: &mut intent,
+            avoiding: &mut avoiding,
+            wanders,
+        };
+        land(unit, choice, preferred, mesh, kerb_settings.clearance, dt);
+    }
+}
+
+/// Every unit's choice into `crowd.choices`; returns the pairs of bodies in
+/// contact. Each choice reads only the snapshot, so chunks run in parallel
+/// and the result does not depend on how the crowd is split.
+fn choose_all(
+    crowd: &mut Crowd,
+    settings: &AvoidanceSettings,
+    mesh: Option<&NavMesh>,
+    dt: f32,
+) -> usize {
+    let params = AvoidanceParams {
+        horizon: settings.horizon.max(0.0),
+        ..AvoidanceParams::default()
+    };
+    let range = settings.range.max(0.0);
+    let pool = ComputeTaskPool::get_or_init(TaskPool::default);
+    let chunk = (crowd.agents.len() / (4 * pool.thread_num().max(1))).max(64);
+    let shared = &*crowd;
+    let chunks = shared
+        .agents
+        .par_chunk_map(pool, chunk, |chunk_index, agents| {
+            let mut nearest = Nearest::new(settings.neighbours);
+            let mut contacts = 0;
+            let choices: Vec<Option<Choice>> = agents
+                .iter()
+                .enumerate()
+                .map(|(offset, agent)| {
+                    let index = chunk_index * chunk + offset;
+                    shared
+                        .grid
+                        .nearest(agent.position, range, index as u32, &mut nearest);
+                    contacts += nearest
+                        .indices()
+                        .filter(|&other| (other as usize) > index)
+                        .filter(|&other| in_contact(agent, &shared.agents[other as usize]))
+                        .count();
+                    shared.preferred[index].map(|preferred| {
+                        let neighbours = nearest
+                            .indices()
+                            .map(|other| &shared.agents[other as usize]);
+                        choose_one(
+                            agent,
+                            preferred,
+                            neighbours,
+                            shared.reversing[index],
+                            &params,
+                            mesh,
+                            dt,
+                        )
+                    })
+                })
+                .collect();
+            (choices, contacts)
+        });
+    crowd.choices.clear();
+    let mut contacts = 0;
+    for (choices, found) in chunks {
+        crowd.choices.extend(choices);
+        contacts += found;
+    }
+    contacts
+}
+
+/// One unit's choice: a unit backing up goes on while it keeps clear for a
+/// while ahead and waits otherwise; any other makes way on the walkable
+/// area, its body clear of the walls.
+fn choose_one<'a>(
+    agent: &Agent,
+    preferred: Preferred,
+    neighbours: impl Iterator<Item = &'a Agent> + Clone,
+    reversing: bool,
+    params: &AvoidanceParams,
+    mesh: Option<&NavMesh>,
+    dt: f32,
+) -> Choice {
+    if reversing {
+        let clear = keeps_clear(
+            agent,
+            preferred.speed,
+            preferred.curvature,
+            neighbours,
+            params.margin,
+            dt.max(REVERSING_LOOK),
+        );
+        return Choice {
+            speed: if clear { preferred.speed } else { 0.0 },
+            curvature: preferred.curvature,
+            avoiding: !clear,
+        };
+    }
+    let room = |p: Vec2| {
+        mesh.is_some_and(|mesh| {
+            mesh.locate(p).is_some()
+                && mesh.distance_to_wall(p, agent.body_radius) >= agent.body_radius
+        })
+    };
+    choose_within(agent, preferred, neighbours, params, dt, room)
+}
+
+/// Whether two bodies overlap by more than [`CONTACT_OVERLAP`] of the sum
+/// of their radii.
+fn in_contact(a: &Agent, b: &Agent) -> bool {
+    let reach = a.body_radius + b.body_radius;
+    a.position.distance(b.position) < reach * (1.0 - CONTACT_OVERLAP)
+}

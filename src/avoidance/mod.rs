@@ -1,0 +1,98 @@
+//! Crowd avoidance in the plugin: [`crate::KerbSystems::Avoid`] chooses,
+//! for each unit, a speed and a turn among the arcs it can drive
+//! ([`kerb_crowd::choose`]) that keep its [`Body`] clear of its neighbours.
+//!
+//! Every choice reads only the poses and motions the last tick left, so the
+//! order in which units are visited cannot change a run.
+
+mod choose;
+mod snapshot;
+mod unjam;
+
+pub(crate) use choose::choose_motions;
+
+use bevy::prelude::*;
+use kerb_crowd::Choice;
+
+/// A unit's body: the disc, `radius` across from its centre, that no other
+/// unit's may overlap.
+///
+/// It is separate from the [`crate::TurningRadius`] (how tightly it turns) and
+/// from [`crate::KerbSettings::clearance`] (how far paths keep from walls):
+/// walls see the clearance, other units see the body. A heavier body makes
+/// way less: units share the avoiding by the area of their bodies, so a
+/// pedestrian (0.3 m) does nearly all of it for a tank (2.5 m).
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Default, Debug)]
+pub struct Body {
+    /// Radius of the disc, in metres.
+    pub radius: f32,
+}
+
+impl Default for Body {
+    /// A pedestrian's body, 0.3 m.
+    fn default() -> Self {
+        Self { radius: 0.3 }
+    }
+}
+
+/// Opts a unit out of avoidance: it follows its path as if it were alone.
+/// Others still see it and keep clear.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component, Default, Debug)]
+pub struct NoAvoidance;
+
+/// How units avoid each other.
+#[derive(Resource, Reflect, Clone, Debug, PartialEq)]
+#[reflect(Resource, Default, Debug)]
+pub struct AvoidanceSettings {
+    /// Whether units avoid each other at all. Off by default for now:
+    /// bodies then never touch, but in the demo's crowd on the town a third
+    /// of the units stand jammed for more than 5 s (see `CHANGELOG.md`).
+    pub enabled: bool,
+    /// How far ahead, in seconds, a meeting counts.
+    pub horizon: f32,
+    /// How many of the nearest neighbours each unit looks at (at most
+    /// [`kerb_crowd::MAX_NEIGHBOURS`]).
+    pub neighbours: usize,
+    /// How far away, in metres, a neighbour is seen.
+    pub range: f32,
+}
+
+impl Default for AvoidanceSettings {
+    fn default() -> Self {
+        Self {
+            enabled: false,
+            horizon: 2.0,
+            neighbours: 8,
+            range: 10.0,
+        }
+    }
+}
+
+/// What avoidance chose for a unit this tick, and whether it has left its
+/// path and must rejoin it.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component, Default, Debug)]
+pub struct Avoiding {
+    #[reflect(ignore)]
+    pub(crate) choice: Option<Choice>,
+    pub(crate) off_path: bool,
+    /// Ticks in a row that avoidance has held the unit still while it
+    /// wanted to move.
+    pub(crate) held: u16,
+}
+
+impl Avoiding {
+    /// The speed and curvature chosen this tick, when it differs from the
+    /// unit's path.
+    pub fn choice(&self) -> Option<Choice> {
+        self.choice.filter(|choice| choice.avoiding)
+    }
+
+    /// Whether the unit has left its path to keep clear, and will plan a
+    /// fresh one back once the way is clear.
+    pub fn is_off_path(&self) -> bool {
+        self.off_path
+    }
+}

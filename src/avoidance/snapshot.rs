@@ -1,0 +1,143 @@
+//! The crowd as the last tick left it: each unit as avoidance sees it
+//! ([`Agent`]), what it wants ([`Preferred`]), and the neighbour grid.
+
+use bevy::prelude::*;
+use kerb_crowd::{Agent, Choice, NeighbourGrid, Preferred};
+use kerb_turning::Segment;
+
+use super::Avoiding;
+use crate::state::Motion;
+
+/// A settled unit (arrived or idle) makes way this many times less, so that
+/// a settled group is not pushed about for ever.
+const SETTLED_WEIGHT: f32 = 4.0;
+
+/// Cells of the neighbour grid, in metres: small enough that a query in a
+/// dense crowd stops after a ring or two.
+const GRID_CELL: f32 = 2.0;
+
+/// The crowd as the last tick left it, kept between ticks so that its
+/// buffers are not allocated again.
+#[derive(Default)]
+pub(crate) struct Crowd {
+    pub entities: Vec<Entity>,
+    /// Units left out (not placed) that still hold a choice to forget.
+    pub unplaced: Vec<Entity>,
+    /// Whether each unit is backing up along its path: it may only go on
+    /// or wait.
+    pub reversing: Vec<bool>,
+    pub agents: Vec<Agent>,
+    /// What each unit wants; `None` for one that opted out.
+    pub preferred: Vec<Option<Preferred>>,
+    positions: Vec<Vec2>,
+    pub grid: NeighbourGrid,
+    pub choices: Vec<Option<Choice>>,
+}
+
+/// What the snapshot reads of a unit.
+pub(crate) struct UnitView<'a> {
+    pub entity: Entity,
+    pub position: Vec2,
+    pub heading: f32,
+    /// Top speed, as set.
+    pub speed: f32,
+    pub turn_radius: f32,
+    pub body_radius: f32,
+    pub motion: &'a Motion,
+    pub placed: bool,
+    pub avoiding: &'a Avoiding,
+    pub opted_out: bool,
+}
+
+impl Crowd {
+    /// Takes the snapshot of `units` and sorts them into the grid.
+    pub fn take<'a>(&mut self, units: impl Iterator<Item = UnitView<'a>>) {
+        self.entities.clear();
+        self.unplaced.clear();
+        self.reversing.clear();
+        self.agents.clear();
+        self.preferred.clear();
+        for unit in units {
+            // A unit not yet placed on the mesh (or placed at a point that
+            // is not finite) is nowhere others could meet it.
+            if !unit.placed || !unit.position.is_finite() || !unit.heading.is_finite() {
+                if unit.avoiding.choice.is_some() {
+                    self.unplaced.push(unit.entity);
+                }
+                continue;
+            }
+            self.push(&unit);
+        }
+        self.positions.clear();
+        self.positions
+            .extend(self.agents.iter().map(|agent| agent.position));
+        if self.grid.cell_size() == 0.0 {
+            self.grid = NeighbourGrid::new(GRID_CELL);
+        }
+        self.grid.rebuild(&self.positions);
+    }
+
+    fn push(&mut self, unit: &UnitView) {
+        let top = if unit.speed.is_finite() {
+            unit.speed.max(0.0)
+        } else {
+            0.0
+        };
+        let motion = unit.motion;
+        let moving = motion.is_moving();
+        let reversing = moving && motion.is_reversing();
+        let now = match unit.avoiding.choice() {
+            Some(choice) => choice.speed,
+            None if moving => top,
+            None => 0.0,
+        };
+        let settled = !moving && !unit.avoiding.off_path;
+        let body = unit.body_radius.max(0.0);
+        let weight = body * body * if settled { SETTLED_WEIGHT } else { 1.0 };
+        self.entities.push(unit.entity);
+        self.reversing.push(reversing);
+        self.agents.push(Agent {
+            position: unit.position,
+            // A unit backing up moves, for the others, as if it faced the
+            // way it goes.
+            heading: if reversing {
+                unit.heading + std::f32::consts::PI
+            } else {
+                unit.heading
+            }
+            .rem_euclid(std::f32::consts::TAU),
+            speed: now,
+            max_speed: top,
+            turn_radius: unit.turn_radius,
+            body_radius: body,
+            priority: weight,
+        });
+        self.preferred.push((!unit.opted_out).then(|| {
+            if moving {
+                // A path backwards is planned from the pose facing the way
+                // it goes, as the agent is.
+                Preferred {
+                    speed: top,
+                    curvature: curvature_at(motion),
+                }
+            } else {
+                Preferred::default()
+            }
+        }));
+    }
+}
+
+/// The signed curvature of the unit's path where it is.
+fn curvature_at(motion: &Motion) -> f32 {
+    let mut left = motion.travelled();
+    for segment in motion.path().segments() {
+        if left <= segment.length() {
+            return match *segment {
+                Segment::Arc { radius, sweep, .. } => (1.0 / radius).copysign(sweep),
+                Segment::Line { .. } => 0.0,
+            };
+        }
+        left -= segment.length();
+    }
+    0.0
+}

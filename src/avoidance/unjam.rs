@@ -1,0 +1,80 @@
+//! Units that avoidance has held still too long: they back out a step, as
+//! a driver does, or look for another way.
+
+use bevy::prelude::*;
+use kerb_crowd::{Choice, Preferred};
+use kerb_navmesh::NavMesh;
+
+use super::Avoiding;
+use crate::components::UnitPose;
+use crate::state::{Goal, Intent, Motion, Pending};
+use crate::systems::reverse_out::reverse_out;
+
+/// How long, in seconds, avoidance holds a unit still that wants to move
+/// before it backs out a step.
+const HOLD_LIMIT: f32 = 1.0;
+
+/// A unit as the choice lands on it.
+pub(super) struct Landing<'a> {
+    pub pose: &'a UnitPose,
+    pub turn_radius: f32,
+    pub motion: &'a mut Motion,
+    pub intent: &'a mut Intent,
+    pub avoiding: &'a mut Avoiding,
+    pub wanders: bool,
+}
+
+/// Stores this tick's `choice` for the unit, counting the ticks it is held
+/// still while it wants to move. Held a second (face to face with someone,
+/// too close to turn away), it backs out a step along an arc that fits;
+/// if backing is what is held up, or no step back fits, it plans afresh
+/// from where it stands.
+pub(super) fn land(
+    unit: Landing,
+    choice: Option<Choice>,
+    preferred: Option<Preferred>,
+    mesh: Option<&NavMesh>,
+    clearance: f32,
+    dt: f32,
+) {
+    let held = choice.is_some_and(|choice| choice.speed == 0.0)
+        && preferred.is_some_and(|preferred| preferred.speed > 0.0);
+    let held_for = if held {
+        unit.avoiding.held.saturating_add(1)
+    } else {
+        0
+    };
+    let hold_limit = (HOLD_LIMIT / dt.max(f32::MIN_POSITIVE)).ceil() as u16;
+    if held_for < hold_limit {
+        if unit.avoiding.held != held_for {
+            unit.avoiding.held = held_for;
+        }
+        if unit.avoiding.choice != choice {
+            unit.avoiding.choice = choice;
+        }
+        return;
+    }
+    let step_back = if unit.motion.is_reversing() {
+        None
+    } else {
+        mesh.and_then(|mesh| reverse_out(mesh, unit.pose.to_pose(), unit.turn_radius, clearance))
+    };
+    if let Some(path) = step_back {
+        // Backing starts next tick, once avoidance has seen it.
+        unit.motion.back_along(path);
+        *unit.avoiding = Avoiding {
+            choice,
+            ..default()
+        };
+    } else {
+        unit.motion.stand_at(*unit.pose);
+        unit.motion.reversing = false;
+        unit.intent.desired = *unit.pose;
+        if unit.motion.goal != Goal::None {
+            unit.intent.pending = Pending::Plan;
+        } else if unit.wanders {
+            unit.intent.pending = Pending::NewTarget;
+        }
+        *unit.avoiding = Avoiding::default();
+    }
+}
