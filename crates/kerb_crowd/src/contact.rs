@@ -35,7 +35,19 @@ pub(crate) fn touches(agent: &Agent, other: &Agent, piece: Piece, reach: f32, in
     } else {
         now
     };
+    // This close, the other may stop rather than move on (to make way
+    // itself): neither must bring them closer.
+    let standing_between = agent_between(agent, other, piece, Vec2::ZERO);
+    let standing = -(piece.to - piece.from) / piece.duration;
     first_within(between, velocity, floor * floor, piece.duration).is_some()
+        || first_within(standing_between, standing, floor * floor, piece.duration).is_some()
+}
+
+/// Where `other`, moving at `velocity` from where it is now, is at the
+/// piece's start, relative to the unit there.
+#[inline]
+fn agent_between(agent: &Agent, other: &Agent, piece: Piece, velocity: Vec2) -> Vec2 {
+    other.position + velocity * piece.start - agent.position - piece.from
 }
 
 /// The first `t` in `[0, limit]` with `|relative + velocity t|² <= reach²`;
