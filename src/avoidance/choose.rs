@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, ParallelSlice, TaskPool};
 use kerb_crowd::{
-    Agent, AvoidanceParams, CONTACT_OVERLAP, Choice, Nearest, Preferred, choose_within, keeps_clear,
+    Agent, AvoidanceParams, Choice, Nearest, Preferred, choose_within, in_contact, keeps_clear,
 };
 use kerb_navmesh::NavMesh;
 
@@ -198,11 +198,4 @@ fn choose_one<'a>(
         })
     };
     choose_within(agent, preferred, neighbours, params, dt, room)
-}
-
-/// Whether two bodies overlap by more than [`CONTACT_OVERLAP`] of the sum
-/// of their radii.
-fn in_contact(a: &Agent, b: &Agent) -> bool {
-    let reach = a.body_radius + b.body_radius;
-    a.position.distance(b.position) < reach * (1.0 - CONTACT_OVERLAP)
 }

@@ -4,7 +4,7 @@
 use glam::Vec2;
 
 use crate::arc::arc_offset;
-use crate::contact::{Piece, touches};
+use crate::contact::{Piece, in_contact, touches};
 use crate::orca::{HalfPlanes, half_plane, solve};
 use crate::{Agent, Preferred};
 
@@ -54,10 +54,6 @@ pub struct Choice {
 /// The least share of avoiding a unit takes on: a tank still slows for a
 /// pedestrian in its way.
 const MIN_SHARE: f32 = 0.25;
-
-/// Two bodies overlapping by more than this share of the sum of their
-/// radii are in contact.
-pub const CONTACT_OVERLAP: f32 = 0.05;
 
 /// The speed, as a share of the top speed, at which a blocked unit creeps
 /// on.
@@ -268,9 +264,7 @@ pub fn keeps_clear<'a>(
     let mut neighbours = neighbours;
     !neighbours.any(|other| {
         let bodies = agent.body_radius + other.body_radius;
-        let inside = bodies * (1.0 - CONTACT_OVERLAP);
-        let already_in = agent.priority <= other.priority
-            && other.position.distance_squared(agent.position) < inside * inside;
+        let already_in = agent.priority <= other.priority && in_contact(agent, other);
         let reach = bodies * (1.0 + 0.5 * margin.max(0.0));
         !already_in
             && (touches(agent, other, first, reach, bodies)

@@ -4,6 +4,10 @@ use glam::Vec2;
 
 use crate::Agent;
 
+/// Two bodies overlapping by more than this share of the sum of their
+/// radii are in contact.
+pub const CONTACT_OVERLAP: f32 = 0.05;
+
 /// One straight piece of a unit's arc: from offset `from` at `start` to
 /// offset `to` a `duration` later, relative to where the unit is now.
 #[derive(Clone, Copy)]
@@ -20,12 +24,16 @@ pub(crate) struct Piece {
 /// themselves), and not closer at all once within that.
 #[inline]
 pub(crate) fn touches(agent: &Agent, other: &Agent, piece: Piece, reach: f32, inner: f32) -> bool {
+    let ours = (piece.to - piece.from) / piece.duration;
     let theirs = other.velocity();
-    let between = other.position + theirs * piece.start - agent.position - piece.from;
-    let velocity = theirs - (piece.to - piece.from) / piece.duration;
-    let distance_sq = between.length_squared();
+    // Where the other is at the piece's start, relative to the unit, if
+    // it moves at `velocity` from where it is now.
+    let between =
+        |velocity: Vec2| other.position + velocity * piece.start - agent.position - piece.from;
+    let moving = between(theirs);
+    let distance_sq = moving.length_squared();
     if distance_sq > reach * reach {
-        return first_within(between, velocity, reach * reach, piece.duration).is_some();
+        return first_within(moving, theirs - ours, reach * reach, piece.duration).is_some();
     }
     // Each of two closing in takes at most half the room left to `inner`,
     // so that together they stop short of it.
@@ -37,17 +45,17 @@ pub(crate) fn touches(agent: &Agent, other: &Agent, piece: Piece, reach: f32, in
     };
     // This close, the other may stop rather than move on (to make way
     // itself): neither must bring them closer.
-    let standing_between = agent_between(agent, other, piece, Vec2::ZERO);
-    let standing = -(piece.to - piece.from) / piece.duration;
-    first_within(between, velocity, floor * floor, piece.duration).is_some()
-        || first_within(standing_between, standing, floor * floor, piece.duration).is_some()
+    first_within(moving, theirs - ours, floor * floor, piece.duration).is_some()
+        || (theirs != Vec2::ZERO
+            && first_within(between(Vec2::ZERO), -ours, floor * floor, piece.duration).is_some())
 }
 
-/// Where `other`, moving at `velocity` from where it is now, is at the
-/// piece's start, relative to the unit there.
+/// Whether two bodies overlap by more than [`CONTACT_OVERLAP`] of the sum
+/// of their radii: the contact that avoidance exists to prevent.
 #[inline]
-fn agent_between(agent: &Agent, other: &Agent, piece: Piece, velocity: Vec2) -> Vec2 {
-    other.position + velocity * piece.start - agent.position - piece.from
+pub fn in_contact(a: &Agent, b: &Agent) -> bool {
+    let inside = (a.body_radius + b.body_radius) * (1.0 - CONTACT_OVERLAP);
+    a.position.distance_squared(b.position) < inside * inside
 }
 
 /// The first `t` in `[0, limit]` with `|relative + velocity t|² <= reach²`;

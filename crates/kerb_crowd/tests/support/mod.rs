@@ -6,7 +6,7 @@
 
 use glam::Vec2;
 use kerb_crowd::{
-    Agent, AvoidanceParams, Choice, Nearest, NeighbourGrid, Preferred, choose, drive,
+    Agent, AvoidanceParams, Choice, Nearest, NeighbourGrid, Preferred, choose, drive, in_contact,
 };
 
 /// A pedestrian as the demo has it: 1.4 m/s, turning radius 0.8 m, a body
@@ -278,9 +278,7 @@ fn count_contacts(agents: &[Agent], grid: &NeighbourGrid) -> usize {
             &mut nearest,
         );
         for j in nearest.indices() {
-            let other = &agents[j as usize];
-            let reach = agent.body_radius + other.body_radius;
-            if (j as usize) > i && agent.position.distance(other.position) < 0.95 * reach {
+            if (j as usize) > i && in_contact(agent, &agents[j as usize]) {
                 count += 1;
             }
         }
