@@ -35,6 +35,7 @@ fn on_path(path: &TurningPath, p: Vec2) -> (f32, f32) {
                 radius,
                 start_angle,
                 sweep,
+                ..
             } => {
                 let turned = wrap_signed((p - center).to_angle() - start_angle) * sweep.signum();
                 radius * turned.clamp(0.0, sweep.abs())

@@ -11,7 +11,9 @@ use kerb_turning::Pose;
 #[path = "common/queries.rs"]
 mod queries;
 
-use queries::{QUERIES, pose_to_point_length, pose_to_pose_length, queries};
+use queries::{
+    QUERIES, pose_to_point_length, pose_to_pose_length, pose_to_pose_reversing_length, queries,
+};
 
 fn planning(c: &mut Criterion) {
     let queries = queries();
@@ -30,6 +32,36 @@ fn planning(c: &mut Criterion) {
                     .map_or(0.0, |path| path.length())
             })
         })
+    });
+    group.finish();
+
+    // Reeds–Shepp against the `reeds_shepp` crate, with kerb's Dubins
+    // beside them for the cost of reverse gear.
+    let mut group = c.benchmark_group("reversing_10k");
+    group.throughput(Throughput::Elements(QUERIES as u64));
+    group.bench_function("kerb_turning", |b| {
+        b.iter(|| sum_lengths::<false>(&queries, pose_to_pose_reversing_length))
+    });
+    group.bench_function("reeds_shepp", |b| {
+        b.iter(|| {
+            sum_lengths::<false>(&queries, |start: Pose, goal: Pose, radius| {
+                // The crate plans at radius 1 with headings in degrees.
+                let r = f64::from(radius);
+                let to_crate = |p: Pose| reeds_shepp_lib::Pose {
+                    x: f64::from(p.position.x) / r,
+                    y: f64::from(p.position.y) / r,
+                    theta_degree: f64::from(p.heading).to_degrees(),
+                };
+                reeds_shepp_lib::get_optimal_path(
+                    black_box(to_crate(start)),
+                    black_box(to_crate(goal)),
+                )
+                .map_or(0.0, |path| (reeds_shepp_lib::path_length(&path) * r) as f32)
+            })
+        })
+    });
+    group.bench_function("kerb_turning_dubins", |b| {
+        b.iter(|| sum_lengths::<false>(&queries, pose_to_pose_length))
     });
     group.finish();
 

@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! cargo build --release -p kerb_turning --example planning_loop
-//! for planner in none point pose; do
+//! for planner in none point pose reversing; do
 //!     valgrind --tool=callgrind --callgrind-out-file=/dev/null \
 //!         target/release/examples/planning_loop $planner
 //! done
@@ -20,8 +20,8 @@ mod queries;
 
 fn main() {
     let planner = std::env::args().nth(1).unwrap_or_default();
-    if !["none", "point", "pose"].contains(&planner.as_str()) {
-        eprintln!("usage: planning_loop none|point|pose");
+    if !["none", "point", "pose", "reversing"].contains(&planner.as_str()) {
+        eprintln!("usage: planning_loop none|point|pose|reversing");
         std::process::exit(2);
     }
     let queries = queries::queries();
@@ -31,6 +31,7 @@ fn main() {
             total += match planner.as_str() {
                 "point" => queries::pose_to_point_length(start, goal, radius),
                 "pose" => queries::pose_to_pose_length(start, goal, radius),
+                "reversing" => queries::pose_to_pose_reversing_length(start, goal, radius),
                 _ => black_box(radius),
             };
         }

@@ -2,32 +2,32 @@
 
 use crate::TurningPath;
 
-/// Most candidates either planner produces: six Dubins words to a pose, or
-/// two arc-line and four arc-arc paths to a point.
+/// Most candidates either forward-only planner produces: six Dubins words to
+/// a pose, or two arc-line and four arc-arc paths to a point.
 pub const MAX_CANDIDATES: usize = 6;
 
 /// The feasible paths for one query, sorted by length, shortest first.
 ///
 /// A caller that finds the shortest blocked (say, it leaves the walkable
-/// area) takes the next. Fixed capacity; never allocates.
+/// area) takes the next. Fixed capacity `N`; never allocates.
 #[derive(Clone, Copy, Debug)]
-pub struct Candidates {
-    paths: [TurningPath; MAX_CANDIDATES],
+pub struct Candidates<const N: usize = MAX_CANDIDATES> {
+    paths: [TurningPath; N],
     count: usize,
 }
 
-impl Default for Candidates {
+impl<const N: usize> Default for Candidates<N> {
     fn default() -> Self {
         Self {
-            paths: [TurningPath::default(); MAX_CANDIDATES],
+            paths: [TurningPath::default(); N],
             count: 0,
         }
     }
 }
 
-impl Candidates {
+impl<const N: usize> Candidates<N> {
     pub(crate) fn push(&mut self, path: TurningPath) {
-        if self.count < MAX_CANDIDATES {
+        if self.count < N {
             self.paths[self.count] = path;
             self.count += 1;
         }
@@ -68,7 +68,7 @@ impl Candidates {
     }
 }
 
-impl<'a> IntoIterator for &'a Candidates {
+impl<'a, const N: usize> IntoIterator for &'a Candidates<N> {
     type Item = &'a TurningPath;
     type IntoIter = std::slice::Iter<'a, TurningPath>;
 

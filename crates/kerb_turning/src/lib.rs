@@ -6,7 +6,11 @@
 //! [`TurningPath`] of at most four [`Segment`]s that can be sampled exactly
 //! at any distance ([`TurningPath::sample`]).
 //!
-//! Both planners can also list every feasible path, shortest first
+//! A unit that may reverse reaches a pose along a Reeds–Shepp path
+//! ([`plan_to_pose_reversing`]), whose segments each say which [`Gear`]
+//! they are driven in.
+//!
+//! The planners can also list every feasible path, shortest first
 //! ([`candidates_to_point`], [`candidates_to_pose`]), so a caller can skip
 //! the ones that leave the walkable area.
 //!
@@ -18,6 +22,7 @@ mod candidates;
 mod error;
 mod path;
 mod pose;
+mod reversing;
 mod segment;
 #[cfg(test)]
 mod test_cases;
@@ -29,6 +34,10 @@ pub use candidates::{Candidates, MAX_CANDIDATES};
 pub use error::PlanError;
 pub use path::{MAX_SEGMENTS, PathWord, TurningPath};
 pub use pose::{Pose, TurnDirection};
-pub use segment::Segment;
+pub use reversing::{
+    MAX_REVERSING_CANDIDATES, ReversingFamily, ReversingWord, candidates_to_pose_reversing,
+    plan_to_pose_reversing,
+};
+pub use segment::{Gear, Segment};
 pub use to_point::{TurnGeometry, candidates_to_point, plan_to_point, turn_geometry};
 pub use to_pose::{candidates_to_pose, plan_to_pose};

@@ -6,11 +6,11 @@ use glam::{DVec2, Vec2};
 
 use crate::angle::Turn;
 
-use crate::{Pose, Segment, TurnDirection};
+use crate::{Gear, Pose, ReversingWord, Segment, TurnDirection};
 
-/// Most segments a planned path holds: arc, line, arc plus one spare for the
-/// point planner's arc-arc words.
-pub const MAX_SEGMENTS: usize = 4;
+/// Most segments a planned path holds: the five of the longest Reeds–Shepp
+/// words (turn, quarter turn, straight, quarter turn, turn).
+pub const MAX_SEGMENTS: usize = 5;
 
 /// Which family of path the planner chose.
 ///
@@ -42,6 +42,9 @@ pub enum PathWord {
     Rlr,
     /// Left, right, left (to a pose).
     Lrl,
+    /// A Reeds–Shepp word, which may reverse (to a pose, see
+    /// [`plan_to_pose_reversing`](crate::plan_to_pose_reversing)).
+    Reversing(ReversingWord),
 }
 
 /// A path a unit with a turning radius can drive: arcs at exactly that radius
@@ -68,6 +71,7 @@ const NO_SEGMENT: Segment = Segment::Line {
     end: Vec2::ZERO,
     length: 0.0,
     heading: 0.0,
+    gear: Gear::Forward,
 };
 
 impl Default for TurningPath {
@@ -168,22 +172,48 @@ impl TurningPath {
         self.length
     }
 
-    /// The pose `distance` along the path, clamped to `[0, length]`.
+    /// The pose `distance` along the path, clamped to `[0, length]`. Its
+    /// heading is the way the unit faces, in either gear.
     ///
     /// Each segment is sampled from its own ends, never by stepping, so the
     /// result is exact at joins and at the end.
     #[inline]
     pub fn sample(&self, distance: f32) -> Pose {
+        self.sample_with_gear(distance).0
+    }
+
+    /// The pose `distance` along the path, as [`TurningPath::sample`], and
+    /// the gear the unit is in there. At a cusp, the gear of the segment
+    /// that ends there.
+    #[inline]
+    pub fn sample_with_gear(&self, distance: f32) -> (Pose, Gear) {
         let mut remaining = distance.max(0.0);
         let segments = self.segments();
         for (index, segment) in segments.iter().enumerate() {
             let length = segment.length();
             if remaining <= length || index + 1 == segments.len() {
-                return segment.sample(remaining);
+                return (segment.sample(remaining), segment.gear());
             }
             remaining -= length;
         }
-        self.start
+        (self.start, Gear::Forward)
+    }
+
+    /// How many times the path changes gear (its cusps, where the unit stops
+    /// and drives off the other way).
+    pub fn cusps(&self) -> usize {
+        let segments = self.segments();
+        segments
+            .windows(2)
+            .filter(|pair| pair[0].gear() != pair[1].gear())
+            .count()
+    }
+
+    /// Whether any segment is driven in reverse.
+    pub fn reverses(&self) -> bool {
+        self.segments()
+            .iter()
+            .any(|segment| segment.gear() == Gear::Reverse)
     }
 
     /// Whether `other` is the same route as this path, to within `f32`
@@ -247,6 +277,7 @@ pub(crate) struct PathBuilder {
     forward: DVec2,
     radius: f64,
     length: f64,
+    gear: Gear,
 }
 
 impl PathBuilder {
@@ -269,7 +300,15 @@ impl PathBuilder {
             forward,
             radius,
             length: 0.0,
+            gear: Gear::Forward,
         }
+    }
+
+    /// Drives the segments that follow in `gear`.
+    #[inline(always)]
+    pub(crate) fn gear(&mut self, gear: Gear) -> &mut Self {
+        self.gear = gear;
+        self
     }
 
     #[inline(always)]
@@ -283,7 +322,7 @@ impl PathBuilder {
     }
 
     /// Turns at full lock in `direction` through `turn`; a zero turn adds
-    /// no segment.
+    /// no segment. In reverse, steering left turns the heading clockwise.
     #[inline(always)]
     pub(crate) fn turn(&mut self, direction: TurnDirection, turn: Turn) -> &mut Self {
         if turn.angle <= 0.0 {
@@ -291,35 +330,39 @@ impl PathBuilder {
         }
         let sign = f64::from(direction.sign());
         let r = self.radius;
-        // The centre sits a radius to the side we turn towards.
+        // The centre sits a radius to the side we steer towards, in either gear.
         let center = self.position + self.forward.perp() * (sign * r);
         let start_angle = self.heading - sign * FRAC_PI_2;
-        let sweep = turn.angle.copysign(sign);
+        let rotation = sign * f64::from(self.gear.sign());
+        let sweep = turn.angle.copysign(rotation);
         self.push(Segment::Arc {
             center: center.as_vec2(),
             radius: r as f32,
             start_angle: start_angle as f32,
             sweep: sweep as f32,
+            gear: self.gear,
         });
-        self.forward = DVec2::new(turn.cos, sign * turn.sin).rotate(self.forward);
+        self.forward = DVec2::new(turn.cos, rotation * turn.sin).rotate(self.forward);
         self.heading += sweep;
         self.position = center - self.forward.perp() * (sign * r);
         self.length += r * turn.angle;
         self
     }
 
-    /// Drives `distance` straight ahead; a zero distance adds no segment.
+    /// Drives `distance` straight on, ahead or back by the gear; a zero
+    /// distance adds no segment.
     #[inline(always)]
     pub(crate) fn straight(&mut self, distance: f64) -> &mut Self {
         if distance <= 0.0 {
             return self;
         }
-        let end = self.position + self.forward * distance;
+        let end = self.position + self.forward * (distance * f64::from(self.gear.sign()));
         self.push(Segment::Line {
             start: self.position.as_vec2(),
             end: end.as_vec2(),
             length: distance as f32,
             heading: self.heading as f32,
+            gear: self.gear,
         });
         self.position = end;
         self.length += distance;
@@ -343,6 +386,7 @@ mod tests {
             radius: 2.0,
             start_angle: -FRAC_PI_2 as f32,
             sweep,
+            gear: Gear::Forward,
         }
     }
 

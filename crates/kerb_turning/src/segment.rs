@@ -5,7 +5,39 @@ use std::f32::consts::FRAC_PI_2;
 
 use crate::{Pose, TurnDirection};
 
-/// One piece of a turning path: an arc at the unit's radius, or a straight line.
+/// Which way a unit travels along a segment. Its heading is always the way
+/// it faces, so a unit in reverse moves against its heading.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Gear {
+    /// Travelling the way the unit faces.
+    #[default]
+    Forward,
+    /// Backing up: travelling against the way the unit faces.
+    Reverse,
+}
+
+impl Gear {
+    /// `+1` forward, `-1` in reverse: the sign of the speed along the heading.
+    #[inline]
+    pub const fn sign(self) -> f32 {
+        match self {
+            Gear::Forward => 1.0,
+            Gear::Reverse => -1.0,
+        }
+    }
+
+    /// The other gear.
+    #[inline]
+    pub const fn opposite(self) -> Self {
+        match self {
+            Gear::Forward => Gear::Reverse,
+            Gear::Reverse => Gear::Forward,
+        }
+    }
+}
+
+/// One piece of a turning path: an arc at the unit's radius, or a straight
+/// line, driven forwards or in reverse.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Segment {
     /// A circular arc, travelled from `start_angle` through `sweep` radians.
@@ -17,8 +49,11 @@ pub enum Segment {
         /// Angle of the arc's first point as seen from `center`.
         start_angle: f32,
         /// Signed angle covered: positive turns left (counter-clockwise). A
-        /// zero sweep keeps its sign (`-0.0` for right) so the heading is right.
+        /// zero sweep keeps its sign (`-0.0` for clockwise) so the heading is
+        /// right. The heading turns by exactly `sweep`, in either gear.
         sweep: f32,
+        /// Forwards, or in reverse.
+        gear: Gear,
     },
     /// A straight line.
     Line {
@@ -31,16 +66,21 @@ pub enum Segment {
         end: Vec2,
         /// Length in world units, never negative.
         length: f32,
-        /// The heading along `direction`, in radians: kept so that sampling,
-        /// which units do every tick, needs no arctangent. [`Segment::line`]
-        /// fills it in; a path builder passes the heading it carries, which
-        /// continues its arcs' headings without a jump of a full turn.
+        /// The heading the unit faces, in radians: along the line from
+        /// `start` to `end`, or against it in reverse. Kept so that
+        /// sampling, which units do every tick, needs no arctangent.
+        /// [`Segment::line`] fills it in; a path builder passes the heading it
+        /// carries, which continues its arcs' headings without a jump of a
+        /// full turn.
         heading: f32,
+        /// Forwards, or in reverse.
+        gear: Gear,
     },
 }
 
 impl Segment {
-    /// A straight line from `start` along the unit vector `direction`.
+    /// A straight line driven forwards from `start` along the unit vector
+    /// `direction`.
     #[inline]
     pub fn line(start: Vec2, direction: Vec2, length: f32) -> Segment {
         Segment::Line {
@@ -48,15 +88,25 @@ impl Segment {
             end: start + direction * length,
             length,
             heading: direction.to_angle(),
+            gear: Gear::Forward,
+        }
+    }
+
+    /// Forwards or in reverse.
+    #[inline]
+    pub fn gear(&self) -> Gear {
+        match *self {
+            Segment::Arc { gear, .. } | Segment::Line { gear, .. } => gear,
         }
     }
 
     /// The unit direction of travel at the segment's start: along a line,
-    /// or along the tangent of an arc. Taken from the heading, which stays
-    /// exact where a line is so short that its ends' rounding is most of it.
+    /// or along the tangent of an arc, against the heading in reverse. Taken
+    /// from the heading, which stays exact where a line is so short that its
+    /// ends' rounding is most of it.
     #[inline]
     pub fn start_direction(&self) -> Vec2 {
-        Vec2::from_angle(self.start_pose().heading)
+        Vec2::from_angle(self.start_pose().heading) * self.gear().sign()
     }
 
     /// Length travelled along the segment.
@@ -68,12 +118,19 @@ impl Segment {
         }
     }
 
-    /// The turn direction of an arc, or `None` for a line.
+    /// Which way an arc steers, or `None` for a line. In reverse, steering
+    /// left turns the heading clockwise: the centre is still on the left.
     #[inline]
     pub fn turn_direction(&self) -> Option<TurnDirection> {
         match *self {
-            Segment::Arc { sweep, .. } if sweep.is_sign_negative() => Some(TurnDirection::Right),
-            Segment::Arc { .. } => Some(TurnDirection::Left),
+            Segment::Arc { sweep, gear, .. } => {
+                let counter_clockwise = sweep.is_sign_positive();
+                Some(if counter_clockwise == (gear == Gear::Forward) {
+                    TurnDirection::Left
+                } else {
+                    TurnDirection::Right
+                })
+            }
             Segment::Line { .. } => None,
         }
     }
@@ -92,13 +149,15 @@ impl Segment {
                 radius,
                 start_angle,
                 sweep,
+                gear,
             } => {
                 let covered = (distance / radius)
                     .max(0.0)
                     .min(sweep.abs())
                     .copysign(sweep);
                 let angle = start_angle + covered;
-                let heading = angle + FRAC_PI_2.copysign(sweep);
+                // The tangent of travel, turned round in reverse.
+                let heading = angle + FRAC_PI_2.copysign(sweep) * gear.sign();
                 Pose::new(center + radius * Vec2::from_angle(angle), heading)
             }
             Segment::Line {
@@ -106,6 +165,7 @@ impl Segment {
                 end,
                 length,
                 heading,
+                ..
             } => {
                 let along = distance.max(0.0).min(length);
                 let offset = end - start;
@@ -147,6 +207,7 @@ mod tests {
             radius: 1.0,
             start_angle: 0.0,
             sweep: f32::NAN,
+            gear: Gear::Forward,
         };
         let line = Segment::line(Vec2::ZERO, Vec2::X, f32::NAN);
         for segment in [arc, line] {

@@ -4,80 +4,14 @@ use std::f32::consts::{FRAC_PI_2, PI, TAU};
 
 use glam::Vec2;
 use kerb_turning::{
-    PathWord, PlanError, Pose, Segment, TurnDirection, TurningPath, candidates_to_point,
-    candidates_to_pose, plan_to_point, plan_to_pose, turn_geometry, wrap_signed,
+    PathWord, PlanError, Pose, TurnDirection, TurningPath, candidates_to_point, candidates_to_pose,
+    plan_to_point, plan_to_pose, turn_geometry, wrap_signed,
 };
 use proptest::prelude::*;
 
-fn scale(path: &TurningPath, radius: f32) -> f32 {
-    path.length().max(radius).max(1.0)
-}
+mod common;
 
-/// Checks the invariants every planned path must satisfy, whatever the query.
-fn assert_well_formed(path: &TurningPath, start: Pose, radius: f32) {
-    let tolerance = 1e-4 * scale(path, radius);
-    assert_eq!(path.start(), start);
-    let mut previous = Pose::new(start.position, start.heading);
-    let mut total = 0.0;
-    for segment in path.segments() {
-        let head = segment.start_pose();
-        assert!(
-            head.position.distance(previous.position) <= tolerance,
-            "position jumps at a join: {previous:?} -> {head:?} in {path:#?}"
-        );
-        assert!(
-            wrap_signed(head.heading - previous.heading).abs() <= 1e-3,
-            "heading jumps at a join: {previous:?} -> {head:?} in {path:#?}"
-        );
-        if let Segment::Arc {
-            radius: r, sweep, ..
-        } = *segment
-        {
-            assert_eq!(r, radius, "every arc has exactly the unit's radius");
-            assert!(
-                sweep.abs() < TAU - 1e-6,
-                "no needless full circle: {path:#?}"
-            );
-        }
-        if let Segment::Line { heading, .. } = *segment {
-            let direction = segment.start_direction();
-            assert!(
-                Vec2::from_angle(heading).distance(direction) <= 1e-5,
-                "a line's heading points along its direction: {segment:?}"
-            );
-        }
-        assert!(segment.length() >= 0.0);
-        total += segment.length();
-        previous = segment.end_pose();
-    }
-    assert!((total - path.length()).abs() <= tolerance);
-}
-
-/// Walks the path in small steps: it is continuous and never turns tighter
-/// than the radius.
-fn assert_drivable(path: &TurningPath, radius: f32) {
-    let steps = 400;
-    let step = path.length() / steps as f32;
-    if step == 0.0 {
-        return;
-    }
-    let mut previous = path.sample(0.0);
-    for i in 1..=steps {
-        let pose = path.sample(i as f32 * step);
-        let tolerance = 1e-4 * scale(path, radius);
-        assert!(pose.position.distance(previous.position) <= step + tolerance);
-        let turned = wrap_signed(pose.heading - previous.heading).abs();
-        assert!(
-            turned <= step / radius * 1.001 + 1e-3,
-            "turned {turned} over {step} at radius {radius}"
-        );
-        previous = pose;
-    }
-}
-
-fn pose(x: f32, y: f32, heading: f32) -> Pose {
-    Pose::new(Vec2::new(x, y), heading)
-}
+use common::{arb_pose, assert_drivable, assert_well_formed, pose, scale};
 
 #[test]
 fn seed_geometry_by_hand() {
@@ -483,10 +417,6 @@ fn reference_pose_length(start: Pose, goal: Pose, radius: f32) -> f64 {
         f64::from(goal.heading),
     );
     DubinsPath::shortest_from(q0, q1, f64::from(radius)).map_or(f64::INFINITY, |p| p.length())
-}
-
-fn arb_pose() -> impl Strategy<Value = Pose> {
-    (-60.0f32..60.0, -60.0f32..60.0, -20.0f32..20.0).prop_map(|(x, y, h)| pose(x, y, h))
 }
 
 /// The candidates of one query are different routes from each other; the

@@ -38,13 +38,15 @@ impl Line {
     /// The line from `start` to `end`, `length` long, facing `heading`. Its
     /// direction is its chord's, which its samples follow, unless rounding
     /// is most of the chord: then the heading's.
-    fn new(start: Vec2, end: Vec2, length: f32, heading: f32) -> Line {
+    /// `travel` is the unit direction of travel, against the heading in
+    /// reverse: used where the line is too short for its ends to tell.
+    fn new(start: Vec2, end: Vec2, length: f32, travel: Vec2) -> Line {
         let (start, length) = (start.as_dvec2(), f64::from(length));
         let chord = end.as_dvec2() - start;
         let direction = if chord.length() > 0.5 * length && length > 0.0 {
             chord.normalize()
         } else {
-            Vec2::from_angle(heading).as_dvec2()
+            travel.as_dvec2()
         };
         Line {
             start,
@@ -143,16 +145,14 @@ impl Piece {
     pub(super) fn new(segment: &Segment) -> Self {
         Piece(match *segment {
             Segment::Line {
-                start,
-                end,
-                length,
-                heading,
-            } => Shape::Line(Line::new(start, end, length, heading)),
+                start, end, length, ..
+            } => Shape::Line(Line::new(start, end, length, segment.start_direction())),
             Segment::Arc {
                 center,
                 radius,
                 start_angle,
                 sweep,
+                ..
             } => Shape::Arc(Arc::new(center, radius, start_angle, sweep)),
         })
     }

@@ -4,7 +4,7 @@
 use std::hint::black_box;
 
 use glam::Vec2;
-use kerb_turning::{Pose, plan_to_point, plan_to_pose};
+use kerb_turning::{Pose, plan_to_point, plan_to_pose, plan_to_pose_reversing};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::SplitMix64;
 
@@ -37,6 +37,13 @@ pub fn queries() -> Vec<(Pose, Pose, f32)> {
 #[inline(always)]
 pub fn pose_to_pose_length(start: Pose, goal: Pose, radius: f32) -> f32 {
     plan_to_pose(black_box(start), black_box(goal), black_box(radius))
+        .map_or(0.0, |path| path.length())
+}
+
+/// One pose-to-pose query for a unit that may reverse.
+#[inline(always)]
+pub fn pose_to_pose_reversing_length(start: Pose, goal: Pose, radius: f32) -> f32 {
+    plan_to_pose_reversing(black_box(start), black_box(goal), black_box(radius))
         .map_or(0.0, |path| path.length())
 }
 

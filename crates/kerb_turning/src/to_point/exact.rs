@@ -10,7 +10,7 @@ use glam::{DVec2, Vec4};
 use super::on_circle;
 use crate::angle::{Turn, fast_sin_cos, positive_atan2, positive_atan2_x4, within_a_turn};
 use crate::path::PathBuilder;
-use crate::{Candidates, PathWord, Pose, Segment, TurnDirection, TurningPath};
+use crate::{Candidates, Gear, PathWord, Pose, Segment, TurnDirection, TurningPath};
 
 pub(super) struct Setup {
     start: Pose,
@@ -288,6 +288,7 @@ impl Setup {
         let first_sweep = first_turn * sign;
         let (_, first) = self.first_arc(sign, first_sweep);
         let second = Segment::Arc {
+            gear: Gear::Forward,
             center: second_center.as_vec2(),
             radius: r as f32,
             start_angle: (self.heading + first_sweep + FRAC_PI_2 * sign) as f32,
@@ -316,6 +317,7 @@ impl Setup {
     fn first_arc(&self, sign: f64, sweep: f64) -> (DVec2, Segment) {
         let center = self.circle_center(sign);
         let arc = Segment::Arc {
+            gear: Gear::Forward,
             center: center.as_vec2(),
             radius: self.radius as f32,
             start_angle: (self.heading - FRAC_PI_2 * sign) as f32,
@@ -346,6 +348,7 @@ impl Setup {
         let sweep = chosen.turn * sign;
         let (center, arc) = self.first_arc(sign, sweep);
         let line = Segment::Line {
+            gear: Gear::Forward,
             start: (center - chosen.exit.perp() * (sign * r)).as_vec2(),
             end: self.goal.as_vec2(),
             length: chosen.straight as f32,

@@ -18,7 +18,7 @@ use glam::{Vec2, Vec4};
 
 use crate::angle::f32_math::{atan2_upper, sin_cos};
 use crate::angle::positive_atan2_x4;
-use crate::{PathWord, PlanError, Pose, Segment, TurningPath};
+use crate::{Gear, PathWord, PlanError, Pose, Segment, TurningPath};
 
 /// How far from a circle's edge a goal must be for this build: `h² - r²`
 /// (`h` the distance from the circle's centre, `r` the radius), the square
@@ -165,6 +165,7 @@ impl Frame {
         let sweep = turn * sign;
         let arc = self.first_arc(center, sign, sweep);
         let line = Segment::Line {
+            gear: Gear::Forward,
             start: center - direction.perp() * (sign * r),
             end: goal,
             length: straight,
@@ -179,6 +180,7 @@ impl Frame {
     #[inline(always)]
     fn first_arc(&self, center: Vec2, sign: f32, sweep: f32) -> Segment {
         Segment::Arc {
+            gear: Gear::Forward,
             center,
             radius: self.radius,
             start_angle: self.heading - FRAC_PI_2 * sign,
@@ -259,6 +261,7 @@ impl Frame {
         let first_sweep = first_turn * sign;
         let first = self.first_arc(to_world(Vec2::new(0.0, -1.0)), sign, first_sweep);
         let second = Segment::Arc {
+            gear: Gear::Forward,
             center: to_world(Vec2::new(0.0, -1.0) + touch),
             radius: r,
             start_angle: self.heading + first_sweep + FRAC_PI_2 * sign,

@@ -25,7 +25,7 @@ use crate::angle::{
     positive_atan2, positive_turn, wrap_positive,
 };
 use crate::path::PathBuilder;
-use crate::{PathWord, Pose, Segment, TurnDirection, TurningPath};
+use crate::{Gear, PathWord, Pose, Segment, TurnDirection, TurningPath};
 
 use TurnDirection::{Left as L, Right as R};
 
@@ -352,18 +352,21 @@ impl Setup {
         let straight_length = straight * r;
         let segments = [
             Segment::Arc {
+                gear: Gear::Forward,
                 center: first_center.as_vec2(),
                 radius: r as f32,
                 start_angle: (self.start_heading - first_sign * FRAC_PI_2) as f32,
                 sweep: first_sweep as f32,
             },
             Segment::Line {
+                gear: Gear::Forward,
                 start: (first_center - direction.perp() * (first_sign * r)).as_vec2(),
                 end: (last_center - direction.perp() * (last_sign * r)).as_vec2(),
                 length: straight_length as f32,
                 heading: straight_heading as f32,
             },
             Segment::Arc {
+                gear: Gear::Forward,
                 center: last_center.as_vec2(),
                 radius: r as f32,
                 start_angle: (straight_heading - last_sign * FRAC_PI_2) as f32,
@@ -450,6 +453,7 @@ impl Setup {
         let middle_sweep = -first_sign * middle_turn;
         let last_heading = middle_heading + middle_sweep;
         let arc = |center: DVec2, heading: f64, sweep: f64| Segment::Arc {
+            gear: Gear::Forward,
             center: center.as_vec2(),
             radius: r as f32,
             // The centre lies a quarter turn from the heading, towards the turn.
