@@ -91,6 +91,15 @@ fn routes(c: &mut Criterion) {
             })
         });
     }
+    // A tank that may reverse, at twice the cost of driving forwards.
+    group.bench_function(BenchmarkId::new("kerb_route_reversing", "tank"), |b| {
+        let mut next = 0;
+        b.iter(|| {
+            let (start, goal) = pairs[next % pairs.len()];
+            next += 1;
+            black_box(mesh.plan_route_reversing(start, RouteGoal::Point(goal), 11.0, 1.5, 2.0))
+        })
+    });
     group.bench_function(BenchmarkId::new("polyanya_search", "point"), |b| {
         let mut next = 0;
         b.iter(|| {

@@ -26,5 +26,5 @@ mod world;
 
 pub use legality::WalkablePlan;
 pub use mesh::{Aabb, EdgeLink, MoveResult, NavMesh, PolygonId, closest_point_on_segment};
-pub use route::{Portal, Route, RouteError, RouteGoal};
+pub use route::{Portal, Route, RouteError, RouteGoal, weighted_length};
 pub use world::{Model, ModelKind, PolygonRef, ResolvedModel, ValidWorld, WorldError, WorldFile};

@@ -209,6 +209,15 @@ impl TurningPath {
             .count()
     }
 
+    /// How far the path is driven in reverse.
+    pub fn reverse_length(&self) -> f32 {
+        self.segments()
+            .iter()
+            .filter(|segment| segment.gear() == Gear::Reverse)
+            .map(Segment::length)
+            .sum()
+    }
+
     /// Whether any segment is driven in reverse.
     pub fn reverses(&self) -> bool {
         self.segments()

@@ -4,7 +4,7 @@
 use glam::Vec2;
 use kerb_turning::{
     Candidates, PlanError, Pose, TurningPath, candidates_to_point, candidates_to_pose,
-    plan_to_point, plan_to_pose,
+    candidates_to_pose_reversing, plan_to_point, plan_to_pose, plan_to_pose_reversing,
 };
 
 use crate::mesh::NavMesh;
@@ -30,12 +30,16 @@ impl WalkablePlan {
 
 impl NavMesh {
     /// The shortest of `candidates` that stays walkable with `clearance`.
-    pub fn shortest_walkable(&self, candidates: &Candidates, clearance: f32) -> WalkablePlan {
+    pub fn shortest_walkable<const N: usize>(
+        &self,
+        candidates: &Candidates<N>,
+        clearance: f32,
+    ) -> WalkablePlan {
         self.first_walkable(candidates.iter(), clearance)
     }
 
     /// The first of `paths` that stays walkable with `clearance`.
-    fn first_walkable<'a>(
+    pub(crate) fn first_walkable<'a>(
         &self,
         paths: impl IntoIterator<Item = &'a TurningPath>,
         clearance: f32,
@@ -73,6 +77,25 @@ impl NavMesh {
         Ok(self.shortest_walkable_after(shortest, clearance, || {
             candidates_to_pose(start, goal, radius)
         }))
+    }
+
+    /// The shortest walkable path from `start` arriving at `goal`'s
+    /// position facing its heading, for a unit that may reverse: the
+    /// Reeds–Shepp candidates, shortest first. Reverse segments are held to
+    /// the same check; a unit backing up sweeps the same ground.
+    pub fn plan_walkable_to_pose_reversing(
+        &self,
+        start: Pose,
+        goal: Pose,
+        radius: f32,
+        clearance: f32,
+    ) -> Result<WalkablePlan, PlanError> {
+        let shortest = plan_to_pose_reversing(start, goal, radius)?;
+        if self.is_walkable(&shortest, clearance) {
+            return Ok(WalkablePlan::Path(shortest));
+        }
+        let candidates = candidates_to_pose_reversing(start, goal, radius)?;
+        Ok(self.shortest_walkable(&candidates, clearance))
     }
 
     /// `shortest` if it is walkable, else the shortest walkable of the

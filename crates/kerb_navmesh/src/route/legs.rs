@@ -3,10 +3,11 @@
 //! look-ahead and hit check, done on the navmesh).
 
 use glam::Vec2;
-use kerb_turning::{Candidates, Pose, TurningPath, candidates_to_point, candidates_to_pose};
+use kerb_turning::{Pose, TurningPath};
 
 use crate::mesh::NavMesh;
 use crate::route::RouteError;
+use crate::route::gears::{Choices, leg_choices};
 
 /// How many polyline points ahead a single turning path may aim for,
 /// skipping the corners between.
@@ -32,6 +33,10 @@ const WIDER_APPROACHES: [(f32, f32); 10] = [
 /// tenth of the radius, if more).
 const DETOUR_PUSHES: [f32; 4] = [1.5, 2.0, 3.0, 5.0];
 
+/// Where a unit that may reverse ends its turn round, in turning radii
+/// along the polyline's first piece (or to its end, if nearer).
+const TURN_ROUND_ONWARDS: [f32; 4] = [0.0, 0.5, 1.0, 2.0];
+
 /// Where a unit lines up before a goal it could not reach directly, in
 /// turning radii back from the goal along the way in.
 const GOAL_APPROACHES: [f32; 3] = [1.0, 2.0, 3.0];
@@ -54,6 +59,9 @@ pub(crate) struct Driver<'a> {
     /// from the walls, or a goal beside a wall could never be reached.
     pub(crate) goal_clearance: f32,
     pub(crate) final_heading: Option<f32>,
+    /// How much a metre in reverse costs against one forwards, for a unit
+    /// that may reverse; `None` drives forwards only.
+    pub(crate) reverse_cost: Option<f32>,
 }
 
 impl Driver<'_> {
@@ -83,15 +91,34 @@ impl Driver<'_> {
 
     /// The shortest walkable turning path from `start` back to its own
     /// position, facing along the polyline's first piece: a turn on the
-    /// spot, which needs about twice the radius of room all round.
+    /// spot, which needs about twice the radius of room all round forwards,
+    /// and less with reversing (a three-point turn). A unit that may
+    /// reverse also tries ending the turn further along that piece.
     fn turn_to_face_polyline(&self, start: Pose) -> Option<TurningPath> {
-        let along = (*self.polyline.get(1)? - start.position).try_normalize()?;
-        let facing = Pose::new(start.position, along.to_angle());
-        let candidates = candidates_to_pose(start, facing, self.radius).ok()?;
-        self.mesh
-            .shortest_walkable(&candidates, self.clearance)
-            .path()
-            .filter(|turn| turn.length() > 0.0)
+        let next = *self.polyline.get(1)?;
+        let along = (next - start.position).try_normalize()?;
+        let room = start.position.distance(next);
+        let onwards: &[f32] = if self.reverse_cost.is_some() {
+            &TURN_ROUND_ONWARDS
+        } else {
+            &[0.0]
+        };
+        onwards
+            .iter()
+            .map(|&radii| start.position + along * (radii * self.radius).min(room))
+            .find_map(|point| {
+                let choices = leg_choices(
+                    start,
+                    point,
+                    Some(along.to_angle()),
+                    self.radius,
+                    self.reverse_cost,
+                )?;
+                self.mesh
+                    .first_walkable(choices.as_slice(), self.clearance)
+                    .path()
+                    .filter(|turn| turn.length() > 0.0)
+            })
     }
 
     fn drive_looking_ahead(
@@ -181,13 +208,9 @@ impl Driver<'_> {
     }
 
     /// Every turning path from `pose` to `point` at the unit's radius,
-    /// arriving facing `heading` if given, shortest first.
-    fn candidates(&self, pose: Pose, point: Vec2, heading: Option<f32>) -> Option<Candidates> {
-        match heading {
-            Some(heading) => candidates_to_pose(pose, Pose::new(point, heading), self.radius),
-            None => candidates_to_point(pose, point, self.radius),
-        }
-        .ok()
+    /// arriving facing `heading` if given, cheapest first.
+    fn candidates(&self, pose: Pose, point: Vec2, heading: Option<f32>) -> Option<Choices> {
+        leg_choices(pose, point, heading, self.radius, self.reverse_cost)
     }
 
     /// The clearance for a leg to polyline point `target`.
@@ -219,7 +242,7 @@ impl Driver<'_> {
     ) -> Option<TurningPath> {
         let candidates = self.candidates(pose, point, heading)?;
         self.mesh
-            .shortest_walkable(&candidates, self.clearance_at(target))
+            .first_walkable(candidates.as_slice(), self.clearance_at(target))
             .path()
     }
 
@@ -337,7 +360,16 @@ impl Driver<'_> {
     ) -> Option<Manoeuvre> {
         let goal = self.polyline[index];
         let facing = self.final_heading.map_or(incoming, Vec2::from_angle);
-        GOAL_APPROACHES.iter().find_map(|&back| {
+        // A unit that may reverse can also line up ahead and back in.
+        let sides: &[f32] = if self.reverse_cost.is_some() {
+            &[1.0, -1.0]
+        } else {
+            &[1.0]
+        };
+        let approaches = sides
+            .iter()
+            .flat_map(|&side| GOAL_APPROACHES.iter().map(move |&back| side * back));
+        approaches.into_iter().find_map(|back| {
             let point = goal - facing * (back * scale);
             self.mesh.locate(point)?;
             let leg = self.leg(

@@ -2,18 +2,21 @@
 //! and the turning paths that drive it at the unit's radius.
 
 use glam::Vec2;
-use kerb_turning::{PlanError, Pose, TurningPath, candidates_to_point, candidates_to_pose};
+use kerb_turning::{PlanError, Pose, TurningPath};
 
 use crate::mesh::{NavMesh, PolygonId};
 mod corridor;
 mod error;
+mod gears;
 mod legs;
 mod string_pull;
 mod turn_around;
 
 pub use error::RouteError;
+pub use gears::weighted_length;
 pub use string_pull::Portal;
 
+use gears::leg_choices;
 use legs::Driver;
 
 /// How much of a goal's own distance from the walls the last leg must keep,
@@ -30,6 +33,15 @@ const GUIDE_RADII: f32 = 0.5;
 /// what leaves only turns that clip them; a wider clearance keeps the turns
 /// off the corners already, and a second try would only cost time.
 const GUIDE_CLEARANCE_RADII: f32 = 0.1;
+
+/// How a unit may drive one route query: its radius, its clearance and,
+/// for a unit that may reverse, what a metre in reverse costs.
+#[derive(Clone, Copy)]
+struct Gears {
+    radius: f32,
+    clearance: f32,
+    reverse_cost: Option<f32>,
+}
 
 /// Where a route ends.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -165,6 +177,49 @@ impl NavMesh {
         radius: f32,
         clearance: f32,
     ) -> Result<Route, RouteError> {
+        self.plan_route_in(start, goal, radius, clearance, None)
+    }
+
+    /// A route as [`NavMesh::plan_route`] finds it, for a unit that may
+    /// also reverse: where no forward route is found, legs may back up (a
+    /// corner too tight for the radius taken in a three-point turn, a U-turn
+    /// in a narrow street, a start facing away from the way to go), along
+    /// Reeds–Shepp paths.
+    ///
+    /// Driving forwards comes first: a metre in reverse counts
+    /// `reverse_cost` metres when legs are compared (values below 1, and
+    /// NaN, count as 1). Reverse segments say so ([`kerb_turning::Gear`]);
+    /// the poses along them face the way the unit faces.
+    pub fn plan_route_reversing(
+        &self,
+        start: Pose,
+        goal: RouteGoal,
+        radius: f32,
+        clearance: f32,
+        reverse_cost: f32,
+    ) -> Result<Route, RouteError> {
+        let reverse_cost = reverse_cost.max(1.0);
+        match self.plan_route(start, goal, radius, clearance) {
+            Err(RouteError::Undrivable { at }) => self
+                .plan_route_in(start, goal, radius, clearance, Some(reverse_cost))
+                .map_err(|error| match error {
+                    RouteError::Undrivable { .. } => RouteError::Undrivable { at },
+                    error => error,
+                }),
+            route => route,
+        }
+    }
+
+    /// [`NavMesh::plan_route`] forwards only, or in either gear with a
+    /// `reverse_cost`.
+    fn plan_route_in(
+        &self,
+        start: Pose,
+        goal: RouteGoal,
+        radius: f32,
+        clearance: f32,
+        reverse_cost: Option<f32>,
+    ) -> Result<Route, RouteError> {
         if !start.is_finite() {
             return Err(PlanError::NonFinite { what: "start pose" }.into());
         }
@@ -178,23 +233,25 @@ impl NavMesh {
         if !(radius.is_finite() && radius > 0.0) {
             return Err(PlanError::InvalidRadius(radius).into());
         }
+        let gears = Gears {
+            radius,
+            clearance,
+            reverse_cost,
+        };
         let corridor = self.find_corridor(start.position, goal.position(), clearance)?;
-        match self.drive_corridor(start, goal, &corridor, radius, clearance) {
+        match self.drive_corridor(start, goal, &corridor, gears) {
             Err(RouteError::Undrivable { at }) => {
                 // The shortest corridor may start behind a unit that turns
                 // wide; one costed for turning round may be drivable.
                 let facing =
                     self.find_corridor_facing(start, goal.position(), radius, clearance)?;
                 let around = (facing != corridor)
-                    .then(|| {
-                        self.drive_corridor(start, goal, &facing, radius, clearance)
-                            .ok()
-                    })
+                    .then(|| self.drive_corridor(start, goal, &facing, gears).ok())
                     .flatten();
                 // The legs follow the polyline's corners, and a single
                 // turning path that owes nothing to them may still fit.
                 around
-                    .or_else(|| self.direct_route(start, goal, corridor, radius, clearance))
+                    .or_else(|| self.direct_route(start, goal, corridor, gears))
                     .ok_or(RouteError::Undrivable { at })
             }
             route => route,
@@ -208,16 +265,20 @@ impl NavMesh {
         start: Pose,
         goal: RouteGoal,
         corridor: Vec<PolygonId>,
-        radius: f32,
-        clearance: f32,
+        gears: Gears,
     ) -> Option<Route> {
-        let candidates = match goal {
-            RouteGoal::Point(point) => candidates_to_point(start, point, radius),
-            RouteGoal::Pose(pose) => candidates_to_pose(start, pose, radius),
-        }
-        .ok()?;
+        let candidates = leg_choices(
+            start,
+            goal.position(),
+            goal.heading(),
+            gears.radius,
+            gears.reverse_cost,
+        )?;
         let leg = self
-            .shortest_walkable(&candidates, self.goal_clearance(goal, clearance))
+            .first_walkable(
+                candidates.as_slice(),
+                self.goal_clearance(goal, gears.clearance),
+            )
             .path()?;
         let polyline = vec![start.position, goal.position()];
         Some(Route::new(corridor, polyline, vec![leg]))
@@ -241,12 +302,14 @@ impl NavMesh {
         start: Pose,
         goal: RouteGoal,
         corridor: &[PolygonId],
-        radius: f32,
-        clearance: f32,
+        gears: Gears,
     ) -> Result<Route, RouteError> {
+        let Gears {
+            radius, clearance, ..
+        } = gears;
         let guided = |guide: f32| {
             let polyline = self.string_pull(start.position, goal.position(), corridor, guide);
-            self.drive_polyline(start, goal, corridor, polyline, radius, clearance)
+            self.drive_polyline(start, goal, corridor, polyline, gears)
         };
         guided(clearance).or_else(|error| match error {
             RouteError::Undrivable { .. } if clearance < GUIDE_CLEARANCE_RADII * radius => {
@@ -263,16 +326,16 @@ impl NavMesh {
         goal: RouteGoal,
         corridor: &[PolygonId],
         polyline: Vec<Vec2>,
-        radius: f32,
-        clearance: f32,
+        gears: Gears,
     ) -> Result<Route, RouteError> {
         let driver = Driver {
             mesh: self,
             polyline: &polyline,
-            radius,
-            clearance: clearance.max(0.0),
-            goal_clearance: self.goal_clearance(goal, clearance),
+            radius: gears.radius,
+            clearance: gears.clearance.max(0.0),
+            goal_clearance: self.goal_clearance(goal, gears.clearance),
             final_heading: goal.heading(),
+            reverse_cost: gears.reverse_cost,
         };
         let legs = driver.drive(start)?;
         Ok(Route::new(corridor.to_vec(), polyline, legs))
