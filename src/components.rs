@@ -48,6 +48,30 @@ impl Default for TurningRadius {
     }
 }
 
+/// Opt-in reverse gear: the unit may back up where driving forwards finds
+/// no way (a three-point turn, a corner too tight, parking in a tight
+/// spot), along Reeds–Shepp paths. Without it a unit only backs up to get
+/// out of a jam.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Default, Debug)]
+pub struct ReverseGear {
+    /// Speed in reverse, in metres per second.
+    pub speed: f32,
+    /// What a metre in reverse costs against a metre forwards when paths
+    /// are compared: above 1, units prefer driving forwards. Values below
+    /// 1 count as 1.
+    pub cost: f32,
+}
+
+impl Default for ReverseGear {
+    fn default() -> Self {
+        Self {
+            speed: 1.5,
+            cost: 2.0,
+        }
+    }
+}
+
 /// Driving speed in metres per second.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Default, Debug)]

@@ -10,7 +10,7 @@
 use bevy::prelude::*;
 
 use crate::avoidance::Avoiding;
-use crate::components::{NavLocation, Speed, Unit, UnitPose};
+use crate::components::{NavLocation, ReverseGear, Speed, Unit, UnitPose};
 use crate::state::{FollowedRoute, Intent, Motion, Pending};
 use crate::systems::{navmesh, small_batches};
 use crate::world_asset::{KerbWorld, WorldAsset};
@@ -38,6 +38,7 @@ pub(crate) fn draw_between_ticks(
             &UnitPose,
             &NavLocation,
             &Speed,
+            Option<&ReverseGear>,
             &Motion,
             &Intent,
             &Avoiding,
@@ -55,7 +56,17 @@ pub(crate) fn draw_between_ticks(
         .par_iter_mut()
         .batching_strategy(small_batches())
         .for_each(
-            |(pose, location, speed, motion, intent, avoiding, followed, mut transform)| {
+            |(
+                pose,
+                location,
+                speed,
+                reverse_gear,
+                motion,
+                intent,
+                avoiding,
+                followed,
+                mut transform,
+            )| {
                 let Some(polygon) = location.polygon else {
                     return; // not placed yet: drawn where it was spawned
                 };
@@ -67,7 +78,7 @@ pub(crate) fn draw_between_ticks(
                 };
                 // A unit making way for others goes on along the arc it
                 // chose (one waiting to back up does not move).
-                let making_way = avoiding.choice().filter(|_| !motion.is_reversing());
+                let making_way = avoiding.choice().filter(|_| !motion.in_reverse());
                 // Only a unit where its path put it is drawn ahead on the
                 // path: one pushed off it by a wall, standing, or waiting for
                 // a plan is drawn where it is.
@@ -81,7 +92,8 @@ pub(crate) fn draw_between_ticks(
                         kerb_crowd::drive(pose.position, pose.heading, choice, ahead_time);
                     on_mesh(UnitPose { position, heading })
                 } else if driving {
-                    let ahead = motion.travelled + speed.0.max(0.0) * ahead_time;
+                    let reverse_speed = reverse_gear.map_or(speed.0, |gear| gear.speed);
+                    let ahead = motion.travelled_after(speed.0, reverse_speed, ahead_time);
                     on_mesh(motion.unit_pose_at(sample_ahead(motion, followed, ahead)))
                 } else {
                     None
@@ -104,7 +116,10 @@ fn sample_ahead(
 ) -> kerb_turning::Pose {
     let length = motion.path.length();
     match followed.and_then(FollowedRoute::next_leg) {
-        Some(next) if distance > length => next.sample((distance - length).min(next.length())),
+        // Past a cusp between legs the unit has stopped at the cusp.
+        Some(next) if distance > length && !motion.cusp_before(next) => {
+            next.sample((distance - length).min(next.length()))
+        }
         _ => motion.path.sample(distance.min(length)),
     }
 }

@@ -18,7 +18,7 @@ mod world_asset;
 
 pub use avoidance::{AvoidanceSettings, Avoiding, Body, NoAvoidance};
 pub use components::{
-    Destination, NavLocation, Speed, Teleport, TurningRadius, Unit, UnitPose, Wander,
+    Destination, NavLocation, ReverseGear, Speed, Teleport, TurningRadius, Unit, UnitPose, Wander,
 };
 #[cfg(feature = "debug")]
 pub use debug::{KerbDebugPlugin, KerbDebugSettings, KerbGizmos, Selected};
@@ -44,8 +44,9 @@ pub mod prelude {
     pub use crate::{
         Arrived, AvoidanceSettings, Avoiding, BlockReason, Blocked, Body, Destination,
         FollowedRoute, GroupMember, GroupSettings, KerbPlugin, KerbSettings, KerbStats,
-        KerbSystems, KerbWorld, Motion, NavLocation, NoAvoidance, Speed, Teleport, TurningRadius,
-        Unit, UnitGroups, UnitGroupsPlugin, UnitPose, UnitPreset, Wander, WorldAsset,
+        KerbSystems, KerbWorld, Motion, NavLocation, NoAvoidance, ReverseGear, Speed, Teleport,
+        TurningRadius, Unit, UnitGroups, UnitGroupsPlugin, UnitPose, UnitPreset, Wander,
+        WorldAsset,
     };
     #[cfg(feature = "debug")]
     pub use crate::{KerbDebugPlugin, KerbDebugSettings, Selected};

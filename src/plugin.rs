@@ -6,7 +6,7 @@ use bevy::transform::TransformSystems;
 
 use crate::avoidance::{AvoidanceSettings, Avoiding, Body, NoAvoidance, choose_motions};
 use crate::components::{
-    Destination, NavLocation, Speed, Teleport, TurningRadius, Unit, UnitPose, Wander,
+    Destination, NavLocation, ReverseGear, Speed, Teleport, TurningRadius, Unit, UnitPose, Wander,
 };
 use crate::drawing::draw_between_ticks;
 use crate::messages::{Arrived, Blocked};
@@ -103,6 +103,7 @@ impl Plugin for KerbPlugin {
             .register_type::<Unit>()
             .register_type::<TurningRadius>()
             .register_type::<Speed>()
+            .register_type::<ReverseGear>()
             .register_type::<UnitPose>()
             .register_type::<NavLocation>()
             .register_type::<Wander>()

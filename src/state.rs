@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 use kerb_navmesh::{Route, RouteError};
 use kerb_steering::WanderState;
-use kerb_turning::TurningPath;
+use kerb_turning::{Gear, TurningPath};
 
 use crate::components::UnitPose;
 
@@ -119,6 +119,39 @@ impl Motion {
     /// tighter instead.
     pub fn is_reversing(&self) -> bool {
         self.reversing
+    }
+
+    /// Whether the unit is moving against the way it faces now: backing
+    /// out of a jam, or on a reverse segment of its path.
+    pub fn in_reverse(&self) -> bool {
+        self.reversing
+            || (self.is_moving() && self.path.gear_run(self.travelled).0 == Gear::Reverse)
+    }
+
+    /// How far along its path the unit will have got after `dt` seconds at
+    /// `speed`, or at `reverse_speed` on a reverse segment. It stops at a
+    /// cusp within the path (to change gear), and may run past the path's
+    /// end onto a route's next leg.
+    pub(crate) fn travelled_after(&self, speed: f32, reverse_speed: f32, dt: f32) -> f32 {
+        let (gear, run_end) = self.path.gear_run(self.travelled);
+        let speed = match gear {
+            Gear::Forward => speed,
+            Gear::Reverse => reverse_speed,
+        };
+        let travelled = self.travelled + speed.max(0.0) * dt;
+        if run_end < self.path.length() {
+            travelled.min(run_end)
+        } else {
+            travelled
+        }
+    }
+
+    /// Whether driving on from this path onto `next` (a route's next leg)
+    /// changes gear: a cusp between legs, where the unit stops.
+    pub(crate) fn cusp_before(&self, next: &TurningPath) -> bool {
+        let last = self.path.segments().last().map(|segment| segment.gear());
+        let first = next.segments().first().map(|segment| segment.gear());
+        last.zip(first).is_some_and(|(last, first)| last != first)
     }
 
     /// How many plans in a row found no walkable path.

@@ -11,6 +11,7 @@
 mod options;
 mod palette;
 mod pointer;
+mod reversing;
 mod scenery;
 mod screenshot;
 mod status;
@@ -107,8 +108,12 @@ fn main() -> ExitCode {
         send_to: options.send_to,
     })
     .init_resource::<view::Pointer>()
+    .init_resource::<reversing::TanksReverse>()
     .init_resource::<status::StatusText>()
-    .add_systems(EguiPrimaryContextPass, status::draw_overlays)
+    .add_systems(
+        EguiPrimaryContextPass,
+        (status::draw_overlays, reversing::draw_switch),
+    )
     .add_systems(
         Startup,
         (
@@ -126,6 +131,7 @@ fn main() -> ExitCode {
             units::select_first_tank,
             view::control_camera,
             pointer::pointer_commands,
+            reversing::apply_switch,
             status::update_status,
             status::report_blocked,
             screenshot::run_for_frames,

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 /// What the mouse does, shown in the corner and by `--help`.
 pub const HELP: &str = "Left-drag: pan   Scroll: zoom   Left-click: select a unit\n\
 Right-click: send the selected unit there (its route is drawn)\n\
-Right-drag: ...and face the drag direction";
+Right-drag: ...and face the drag direction (a tank parks, reversing in)";
 
 /// Command-line options.
 pub struct Options {

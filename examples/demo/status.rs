@@ -67,6 +67,7 @@ pub fn update_status(
             &UnitPose,
             &TurningRadius,
             &Speed,
+            &Motion,
             Option<&Destination>,
             Option<&FollowedRoute>,
         ),
@@ -92,10 +93,18 @@ pub fn update_status(
         ));
     }
     match selected.single() {
-        Ok((pose, radius, speed, destination, followed)) => {
+        Ok((pose, radius, speed, motion, destination, followed)) => {
             status.push_str(&format!(
-                "\nselected: ({:.0}, {:.0}), radius {:.1} m, {:.1} m/s, ",
-                pose.position.x, pose.position.y, radius.0, speed.0,
+                "\nselected: ({:.0}, {:.0}), radius {:.1} m, {:.1} m/s{}, ",
+                pose.position.x,
+                pose.position.y,
+                radius.0,
+                speed.0,
+                if motion.in_reverse() {
+                    ", reversing"
+                } else {
+                    ""
+                },
             ));
             let route = followed.and_then(|f| f.route().map(|r| (f.leg(), r)));
             let failed = followed.and_then(|f| f.last_error());

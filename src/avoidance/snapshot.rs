@@ -85,7 +85,7 @@ impl Crowd {
         };
         let motion = unit.motion;
         let moving = motion.is_moving();
-        let reversing = moving && motion.is_reversing();
+        let reversing = moving && motion.in_reverse();
         let now = match unit.avoiding.choice() {
             Some(choice) => choice.speed,
             None if moving => top,

@@ -6,7 +6,7 @@ mod avoidance;
 
 use bevy::prelude::*;
 use kerb_navmesh::PolygonId;
-use kerb_turning::{Segment, TurningPath};
+use kerb_turning::{Gear, Segment, TurningPath};
 
 use crate::components::{NavLocation, TurningRadius, Unit, UnitPose, Wander};
 use crate::state::{FollowedRoute, Motion, WanderMemory};
@@ -77,6 +77,8 @@ const WALL: Color = Color::srgb(0.95, 0.45, 0.25);
 const PATH: Color = Color::srgb(0.3, 0.9, 0.6);
 const WANDER: Color = Color::srgb(0.85, 0.75, 0.3);
 pub(crate) const SELECTED: Color = Color::srgb(1.0, 1.0, 1.0);
+/// Segments driven in reverse, whoever drives them.
+const REVERSE: Color = Color::srgb(0.95, 0.35, 0.85);
 const ROUTE_POLYLINE: Color = Color::srgba(0.55, 0.8, 1.0, 0.6);
 
 fn draw_navmesh(
@@ -116,47 +118,44 @@ fn outline(
 }
 
 /// Draws the part of a path from `distance` on, sampled every half metre.
+/// Draws what is left of a path from `distance` on, as the unit will drive
+/// it: lines as lines, arcs sampled finely, and segments driven in reverse
+/// in [`REVERSE`] whatever `color` the rest is.
 fn draw_path_from(
     gizmos: &mut Gizmos<KerbGizmos>,
     path: &TurningPath,
     distance: f32,
     color: Color,
 ) {
-    let left = path.length() - distance;
-    if left <= 0.0 {
-        return;
+    let mut start = 0.0;
+    for segment in path.segments() {
+        let length = segment.length();
+        let from = (distance - start).clamp(0.0, length);
+        start += length;
+        if from >= length {
+            continue;
+        }
+        let color = match segment.gear() {
+            Gear::Forward => color,
+            Gear::Reverse => REVERSE,
+        };
+        let steps = match segment {
+            Segment::Line { .. } => 1,
+            Segment::Arc { .. } => (((length - from) / 0.5).ceil() as usize).clamp(4, 128),
+        };
+        gizmos.linestrip_2d(
+            (0..=steps).map(|i| {
+                let along = from + (length - from) * i as f32 / steps as f32;
+                segment.sample(along).position
+            }),
+            color,
+        );
     }
-    let steps = ((left / 0.5).ceil() as usize).clamp(1, 512);
-    gizmos.linestrip_2d(
-        (0..=steps).map(|i| {
-            path.sample(distance + left * i as f32 / steps as f32)
-                .position
-        }),
-        color,
-    );
 }
 
-/// Draws a path as the unit will drive it: arcs sampled finely, lines as lines.
+/// Draws a path as the unit will drive it (see [`draw_path_from`]).
 pub(crate) fn draw_path(gizmos: &mut Gizmos<KerbGizmos>, path: &TurningPath, color: Color) {
-    for segment in path.segments() {
-        match *segment {
-            Segment::Line { .. } => {
-                gizmos.line_2d(
-                    segment.start_pose().position,
-                    segment.end_pose().position,
-                    color,
-                );
-            }
-            Segment::Arc { .. } => {
-                let length = segment.length();
-                let steps = ((length / 0.5).ceil() as usize).clamp(4, 128);
-                gizmos.linestrip_2d(
-                    (0..=steps).map(|i| segment.sample(length * i as f32 / steps as f32).position),
-                    color,
-                );
-            }
-        }
-    }
+    draw_path_from(gizmos, path, 0.0, color);
 }
 
 fn draw_units(

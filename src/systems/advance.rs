@@ -6,7 +6,7 @@ use bevy::utils::Parallel;
 
 use super::small_batches;
 use crate::avoidance::Avoiding;
-use crate::components::{Destination, Speed, Unit, UnitPose, Wander};
+use crate::components::{Destination, ReverseGear, Speed, Unit, UnitPose, Wander};
 use crate::messages::Arrived;
 use crate::settings::KerbStats;
 use crate::state::{FollowedRoute, Goal, Intent, Motion, Pending};
@@ -29,6 +29,7 @@ pub(crate) fn advance_along_paths(
             Entity,
             &UnitPose,
             &Speed,
+            Option<&ReverseGear>,
             &mut Intent,
             &mut Motion,
             &mut Avoiding,
@@ -48,6 +49,7 @@ pub(crate) fn advance_along_paths(
                 entity,
                 pose,
                 speed,
+                reverse_gear,
                 mut intent,
                 mut motion,
                 mut avoiding,
@@ -55,7 +57,7 @@ pub(crate) fn advance_along_paths(
                 wanders,
                 has_destination,
             )| {
-                if motion.is_reversing() && avoiding.choice().is_some() {
+                if motion.in_reverse() && avoiding.choice().is_some() {
                     // Backing up into someone: wait on the path.
                     intent.desired = *pose;
                     return;
@@ -92,16 +94,27 @@ pub(crate) fn advance_along_paths(
                     }
                     return;
                 }
-                let mut travelled = motion.travelled + speed.0.max(0.0) * dt;
+                let reverse_speed = reverse_gear.map_or(speed.0, |gear| gear.speed);
+                let mut travelled = motion.travelled_after(speed.0, reverse_speed, dt);
                 // A step backed out of a jam is not a leg of the route.
                 while travelled > motion.path.length()
                     && !motion.reversing
                     && let Some(next) = followed.as_deref().and_then(FollowedRoute::next_leg)
                 {
-                    travelled -= motion.path.length();
+                    // At a cusp between legs the unit stops: the rest of
+                    // the tick's distance was in the other gear.
+                    let cusp = motion.cusp_before(next);
+                    travelled = if cusp {
+                        0.0
+                    } else {
+                        travelled - motion.path.length()
+                    };
                     motion.path = *next;
                     if let Some(followed) = followed.as_mut() {
                         followed.leg += 1;
+                    }
+                    if cusp {
+                        break;
                     }
                 }
                 let travelled = travelled.min(motion.path.length());

@@ -6,12 +6,16 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 use bevy::utils::Parallel;
-use kerb_navmesh::{NavMesh, PolygonId, Route, RouteError, RouteGoal, WalkablePlan};
+use kerb_navmesh::{
+    NavMesh, PolygonId, Route, RouteError, RouteGoal, WalkablePlan, weighted_length,
+};
 use kerb_turning::{Pose, TurningPath};
 
 use super::reverse_out::reverse_out;
 use super::{navmesh, small_batches};
-use crate::components::{Destination, NavLocation, TurningRadius, Unit, UnitPose, Wander};
+use crate::components::{
+    Destination, NavLocation, ReverseGear, TurningRadius, Unit, UnitPose, Wander,
+};
 use crate::messages::{BlockReason, Blocked};
 use crate::settings::{KerbSettings, KerbStats};
 use crate::state::{FollowedRoute, Goal, Intent, Motion, Pending, WanderMemory};
@@ -139,6 +143,7 @@ pub(crate) fn plan_paths(
                 wander,
                 mut memory,
                 mut followed,
+                reverse_gear,
                 has_destination,
             )| {
                 let Some(polygon) = location.polygon else {
@@ -162,8 +167,14 @@ pub(crate) fn plan_paths(
                     }
                 };
                 let may_route = has_destination && followed.is_some();
+                let reverse_cost = reverse_gear.map(|gear| gear.cost);
                 let plan = goal.map_or(Planned::Path(TurningPath::stationary(start)), |goal| {
-                    plan_to(mesh, start, polygon, goal, radius.0, clearances, may_route)
+                    let gears = Gears {
+                        radius: radius.0,
+                        clearances,
+                        reverse_cost,
+                    };
+                    plan_to(mesh, start, polygon, goal, gears, may_route)
                 });
                 intent.desired = *pose;
                 intent.pending = Pending::Nothing;
@@ -183,6 +194,7 @@ pub(crate) fn plan_paths(
                     // plans again.
                     Planned::Blocked(Some(RouteError::Undrivable { .. }))
                         if has_destination
+                            && reverse_cost.is_none()
                             && motion.blocked_streak < MAX_TURN_AROUNDS
                             && let Some(goal) = goal
                             && let Some(path) =
@@ -252,8 +264,18 @@ type PlanningData = (
     Option<&'static Wander>,
     Option<&'static mut WanderMemory>,
     Option<&'static mut FollowedRoute>,
+    Option<&'static ReverseGear>,
     Has<Destination>,
 );
+
+/// How a unit may drive: its radius, its clearances and, with a
+/// [`ReverseGear`], what a metre in reverse costs.
+#[derive(Clone, Copy)]
+struct Gears {
+    radius: f32,
+    clearances: Clearances,
+    reverse_cost: Option<f32>,
+}
 
 /// How a unit's goal will be reached.
 enum Planned {
@@ -266,16 +288,22 @@ enum Planned {
 /// The way from `start` (in `polygon`) to `goal`: one walkable turning path
 /// when the goal is in this polygon or the next, otherwise (or when that
 /// path is blocked) a route, if `may_route`. The path keeps the first
-/// clearance, the route the second.
+/// clearance, the route the second. A unit with a reverse gear may back up
+/// on either: to a pose, the direct path is the cheaper of the forward and
+/// the Reeds–Shepp ones.
 fn plan_to(
     mesh: &NavMesh,
     start: Pose,
     polygon: PolygonId,
     goal: RouteGoal,
-    radius: f32,
-    clearances: Clearances,
+    gears: Gears,
     may_route: bool,
 ) -> Planned {
+    let Gears {
+        radius,
+        clearances,
+        reverse_cost,
+    } = gears;
     let near = !may_route
         || mesh.locate(goal.position()).is_some_and(|goal_polygon| {
             goal_polygon == polygon || mesh.neighbors(polygon).any(|n| n == goal_polygon)
@@ -286,7 +314,17 @@ fn plan_to(
                 mesh.plan_walkable_to_point(start, point, radius, clearances.path)
             }
             RouteGoal::Pose(pose) => {
-                mesh.plan_walkable_to_pose(start, pose, radius, clearances.path)
+                let forward = mesh.plan_walkable_to_pose(start, pose, radius, clearances.path);
+                match (forward, reverse_cost) {
+                    (Ok(forward), Some(cost)) => {
+                        let reversing = mesh
+                            .plan_walkable_to_pose_reversing(start, pose, radius, clearances.path)
+                            .ok()
+                            .and_then(WalkablePlan::path);
+                        Ok(cheaper(forward, reversing, cost))
+                    }
+                    (forward, _) => forward,
+                }
             }
         };
         match direct {
@@ -298,8 +336,26 @@ fn plan_to(
             Ok(WalkablePlan::Blocked) => {}
         }
     }
-    match mesh.plan_route(start, goal, radius, clearances.route) {
+    let route = match reverse_cost {
+        Some(cost) => mesh.plan_route_reversing(start, goal, radius, clearances.route, cost),
+        None => mesh.plan_route(start, goal, radius, clearances.route),
+    };
+    match route {
         Ok(route) => Planned::Route(route),
         Err(error) => Planned::Blocked(Some(error)),
+    }
+}
+
+/// The cheaper of a forward plan and a path that may reverse, with a metre
+/// in reverse costing `cost`.
+fn cheaper(forward: WalkablePlan, reversing: Option<TurningPath>, cost: f32) -> WalkablePlan {
+    match (forward, reversing) {
+        (WalkablePlan::Path(path), Some(reversing))
+            if weighted_length(&reversing, cost) >= path.length() =>
+        {
+            WalkablePlan::Path(path)
+        }
+        (_, Some(reversing)) => WalkablePlan::Path(reversing),
+        (forward, None) => forward,
     }
 }

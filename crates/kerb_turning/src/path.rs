@@ -199,6 +199,27 @@ impl TurningPath {
         (self.start, Gear::Forward)
     }
 
+    /// The gear the path is driven in just after `distance`, and how far
+    /// along the path that gear lasts: to the next cusp, where the unit
+    /// stops to change gear, or to the end.
+    pub fn gear_run(&self, distance: f32) -> (Gear, f32) {
+        let segments = self.segments();
+        let mut start = 0.0;
+        let mut current: Option<Gear> = None;
+        for (index, segment) in segments.iter().enumerate() {
+            let end = start + segment.length();
+            match current {
+                None if distance < end || index + 1 == segments.len() => {
+                    current = Some(segment.gear());
+                }
+                Some(gear) if segment.gear() != gear => return (gear, start),
+                _ => {}
+            }
+            start = end;
+        }
+        (current.unwrap_or(Gear::Forward), self.length)
+    }
+
     /// How many times the path changes gear (its cusps, where the unit stops
     /// and drives off the other way).
     pub fn cusps(&self) -> usize {

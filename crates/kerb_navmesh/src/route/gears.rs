@@ -16,6 +16,8 @@ const POINT_ARRIVALS: [f32; 3] = [
 ];
 
 /// The paths one leg may take, cheapest first.
+// Forward-only routes, the common case, keep their candidates on the stack.
+#[expect(clippy::large_enum_variant)]
 pub(crate) enum Choices {
     /// Forward-only candidates, shortest first.
     Forward(Candidates),
