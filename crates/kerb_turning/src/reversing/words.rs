@@ -4,7 +4,7 @@
 use std::f64::consts::FRAC_PI_2;
 
 use super::formulas::{
-    Goal, lp_rm_l, lp_rm_s_lm_rp, lp_rm_sm_lm, lp_rm_sm_rm, lp_rum_lum_rp, lp_rup_lum_rm, lp_sp_lp,
+    Goal, Pair, lp_rm_l, lp_rm_s_lm_rp, lp_rm_sm_lm, lp_rm_sm_rm, lp_rum_lum_rp, lp_rup_lum_rm, lp_sp_lp,
     lp_sp_rp,
 };
 
@@ -89,10 +89,11 @@ const FAMILIES: [(ReversingFamily, bool); 11] = [
 pub(super) const WORD_COUNT: usize = FAMILIES.len() * 4;
 
 impl ReversingFamily {
-    /// The formula's `t, u, v` for `goal`, if the word reaches it, and, as
-    /// far as a cheap bound tells, is shorter than `shorter_than`.
+    /// The formula's `t, u, v` for `goal`, and its time flip's, where each
+    /// reaches it and, as far as a cheap bound tells, is shorter than
+    /// `shorter_than`.
     #[inline(always)]
-    fn solve(self, goal: Goal, shorter_than: f64) -> Option<[f64; 3]> {
+    fn solve(self, goal: Goal, shorter_than: f64) -> Pair {
         match self {
             ReversingFamily::LpSpLp => lp_sp_lp(goal, shorter_than),
             ReversingFamily::LpSpRp => lp_sp_rp(goal, shorter_than),
@@ -174,17 +175,11 @@ pub(super) fn for_each_word(goal: Goal, mut each: impl FnMut(ReversingWord, [f64
     let backwards_goal = goal.backwards();
     for (family, backwards) in FAMILIES {
         let base = if backwards { backwards_goal } else { goal };
-        for (time_flipped, reflected) in
-            [(false, false), (true, false), (false, true), (true, true)]
-        {
-            let mut seen = base;
-            if time_flipped {
-                seen = seen.timeflip();
-            }
-            if reflected {
-                seen = seen.reflect();
-            }
-            if let Some(solution) = family.solve(seen, shorter_than) {
+        for reflected in [false, true] {
+            let seen = if reflected { base.reflect() } else { base };
+            let pair = family.solve(seen, shorter_than);
+            for (time_flipped, solution) in [(false, pair[0]), (true, pair[1])] {
+                let Some(solution) = solution else { continue };
                 let word = ReversingWord {
                     family,
                     time_flipped,
