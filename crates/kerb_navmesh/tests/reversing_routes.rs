@@ -69,7 +69,7 @@ fn check_route(mesh: &NavMesh, route: &Route, start: Pose, goal: RouteGoal) {
 
 /// 500 random tank routes across the town, from random points facing
 /// random ways, to random points (`with_heading` false) or poses.
-fn tank_routes(with_heading: bool) -> (usize, usize, usize, f64, Vec<Vec2>) {
+fn tank_routes(with_heading: bool) -> (usize, usize, usize, f64, Vec<(Pose, RouteGoal, f32)>) {
     let mesh = &*TOWN_MESH;
     let mut random = Random::new(if with_heading { 11 } else { 5 });
     let (mut drivable, mut undrivable, mut reversing) = (0, 0, 0);
@@ -106,7 +106,7 @@ fn tank_routes(with_heading: bool) -> (usize, usize, usize, f64, Vec<Vec2>) {
             }
             Err(RouteError::Undrivable { .. }) => {
                 undrivable += 1;
-                stuck.push(from);
+                stuck.push((start, goal, mesh.distance_to_wall(goal.position(), 30.0)));
             }
             // No corridor as wide as the tank: not a matter of turning.
             Err(RouteError::TooNarrow { .. } | RouteError::Unreachable { .. }) => {}
@@ -133,9 +133,7 @@ fn tanks_that_reverse_reach_almost_everywhere() {
             median * 1e3
         );
         println!("undrivable from {stuck:?}");
-        // Measured when written: 1 of 500 to points, 6 of 500 to poses on
-        // the town's walls facing any way.
-        let allowed = if with_heading { 10 } else { 5 };
-        assert!(undrivable <= allowed, "{undrivable} of 500 undrivable");
+        // At most 1%. Measured when written: 1 of 500 either way.
+        assert!(undrivable <= 5, "{undrivable} of 500 undrivable");
     }
 }

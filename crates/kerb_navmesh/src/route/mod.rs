@@ -4,6 +4,7 @@
 use glam::Vec2;
 use kerb_turning::{PlanError, Pose, TurningPath};
 
+use crate::WalkablePlan;
 use crate::mesh::{NavMesh, PolygonId};
 mod corridor;
 mod error;
@@ -33,6 +34,15 @@ const GUIDE_RADII: f32 = 0.5;
 /// what leaves only turns that clip them; a wider clearance keeps the turns
 /// off the corners already, and a second try would only cost time.
 const GUIDE_CLEARANCE_RADII: f32 = 0.1;
+
+/// Where a unit that may reverse stands before parking at a pose it found
+/// no route into, in turning radii behind the pose (negative: ahead).
+const PARKING_APPROACHES: [f32; 5] = [0.0, 1.0, -1.0, 2.0, -2.0];
+
+/// Whether `point` is on the walkable area with `clearance` round it.
+fn has_room(mesh: &NavMesh, point: Vec2, clearance: f32) -> bool {
+    mesh.locate(point).is_some() && mesh.distance_to_wall(point, clearance) >= clearance
+}
 
 /// How a unit may drive one route query: its radius, its clearance and,
 /// for a unit that may reverse, what a metre in reverse costs.
@@ -202,12 +212,60 @@ impl NavMesh {
         match self.plan_route(start, goal, radius, clearance) {
             Err(RouteError::Undrivable { at }) => self
                 .plan_route_in(start, goal, radius, clearance, Some(reverse_cost))
+                .or_else(|error| match (error, goal) {
+                    (RouteError::Undrivable { .. }, RouteGoal::Pose(pose)) => {
+                        self.park(start, pose, radius, clearance, reverse_cost)
+                    }
+                    (error, _) => Err(error),
+                })
                 .map_err(|error| match error {
                     RouteError::Undrivable { .. } => RouteError::Undrivable { at },
                     error => error,
                 }),
             route => route,
         }
+    }
+
+    /// A route to the pose `goal` in two parts, for a unit that may reverse
+    /// and found no route straight to it: to a point beside the goal (the
+    /// goal's position, or a point a radius or two ahead of or behind it),
+    /// then a Reeds–Shepp path from there into the goal, as a driver parks.
+    fn park(
+        &self,
+        start: Pose,
+        goal: Pose,
+        radius: f32,
+        clearance: f32,
+        reverse_cost: f32,
+    ) -> Result<Route, RouteError> {
+        let facing = goal.forward();
+        let goal_clearance = self.goal_clearance(RouteGoal::Pose(goal), clearance);
+        let stands = PARKING_APPROACHES
+            .iter()
+            .map(|&radii| goal.position - facing * (radii * radius))
+            .filter(|&point| has_room(self, point, clearance));
+        for stand in stands {
+            let Ok(approach) = self.plan_route_in(
+                start,
+                RouteGoal::Point(stand),
+                radius,
+                clearance,
+                Some(reverse_cost),
+            ) else {
+                continue;
+            };
+            let Ok(WalkablePlan::Path(last)) =
+                self.plan_walkable_to_pose_reversing(approach.end(), goal, radius, goal_clearance)
+            else {
+                continue;
+            };
+            let mut legs = approach.legs;
+            legs.push(last);
+            let mut polyline = approach.polyline;
+            polyline.push(goal.position);
+            return Ok(Route::new(approach.corridor, polyline, legs));
+        }
+        Err(RouteError::Undrivable { at: goal.position })
     }
 
     /// [`NavMesh::plan_route`] forwards only, or in either gear with a

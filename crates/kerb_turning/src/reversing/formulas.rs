@@ -158,7 +158,10 @@ pub(super) fn lp_sp_rp(g: Goal, shorter_than: f64) -> Pair {
         let v = wrap(t - phi);
         (wins && non_negative(t) && non_negative(v)).then_some([t, u, v])
     };
-    [solve(theta, g.phi, wins[0]), solve(flipped_theta, -g.phi, wins[1])]
+    [
+        solve(theta, g.phi, wins[0]),
+        solve(flipped_theta, -g.phi, wins[1]),
+    ]
 }
 
 /// Left forward, right reverse, left either way (8.3, 8.4: C|C|C and C|CC).
@@ -284,7 +287,10 @@ pub(super) fn lp_rm_sm_lm(g: Goal, shorter_than: f64) -> Pair {
         let v = wrap(phi - FRAC_PI_2 - t);
         (wins && non_negative(t) && non_positive(v)).then_some([t, u, v])
     };
-    [solve(theta, g.phi, wins[0]), solve(flipped_theta, -g.phi, wins[1])]
+    [
+        solve(theta, g.phi, wins[0]),
+        solve(flipped_theta, -g.phi, wins[1]),
+    ]
 }
 
 /// Left forward, a quarter right reverse, straight reverse, right reverse

@@ -4,8 +4,8 @@
 use std::f64::consts::FRAC_PI_2;
 
 use super::formulas::{
-    Goal, Pair, lp_rm_l, lp_rm_s_lm_rp, lp_rm_sm_lm, lp_rm_sm_rm, lp_rum_lum_rp, lp_rup_lum_rm, lp_sp_lp,
-    lp_sp_rp,
+    Goal, Pair, lp_rm_l, lp_rm_s_lm_rp, lp_rm_sm_lm, lp_rm_sm_rm, lp_rum_lum_rp, lp_rup_lum_rm,
+    lp_sp_lp, lp_sp_rp,
 };
 
 /// The formula a Reeds–Shepp word comes from, named for its untransformed
