@@ -180,3 +180,33 @@ fn reversing_replays_bit_for_bit() {
     };
     assert_eq!(run(), run());
 }
+
+/// Reverse gears with values a game can get wrong never panic and never
+/// leave the mesh: a speed that is NaN or below zero stands the unit still
+/// in reverse, and a cost that is NaN or below 1 counts as 1.
+#[test]
+fn bad_reverse_gears_never_panic() {
+    let mut app = app_with(ValidWorld::from_ron(STREET).unwrap(), 30, 1);
+    let mesh = navmesh(&app);
+    for (index, (speed, cost)) in [
+        (f32::NAN, f32::NAN),
+        (-1.0, f32::INFINITY),
+        (f32::INFINITY, -3.0),
+        (0.0, 0.0),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        app.world_mut().spawn((
+            Unit,
+            TurningRadius(TANK_RADIUS),
+            ReverseGear { speed, cost },
+            Destination::Point(Vec2::new(15.0, 8.0)),
+            Transform::from_xyz(60.0 + 12.0 * index as f32, 8.0, 0.0),
+        ));
+    }
+    for _ in 0..30 * 30 {
+        app.update();
+        assert_on_mesh(&mut app, &mesh);
+    }
+}

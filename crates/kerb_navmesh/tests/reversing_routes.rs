@@ -137,3 +137,41 @@ fn tanks_that_reverse_reach_almost_everywhere() {
         assert!(undrivable <= 5, "{undrivable} of 500 undrivable");
     }
 }
+
+/// Any reverse cost, sensible or not: a checked route or an error, never a
+/// panic. NaN and costs below 1 count as 1; an infinite cost still lets a
+/// unit reverse where nothing else reaches, and never makes a forward leg
+/// look dearer than a reversing one.
+#[test]
+fn any_reverse_cost_plans_or_errs() {
+    let mesh = &*TOWN_MESH;
+    let mut random = Random::new(23);
+    for cost in [f32::NAN, -1.0, 0.0, 1.0, 1e30, f32::INFINITY] {
+        for _ in 0..40 {
+            let (Some(from), Some(to)) = (
+                town_point(mesh, random.unit(), random.unit())
+                    .and_then(|p| mesh.locate(p))
+                    .map(|polygon| mesh.centroid(polygon)),
+                town_point(mesh, random.unit(), random.unit()),
+            ) else {
+                continue;
+            };
+            let start = Pose::new(from, random.unit() * std::f32::consts::TAU);
+            let goal = RouteGoal::Point(to);
+            match mesh.plan_route_reversing(start, goal, TANK_RADIUS, TANK_CLEARANCE, cost) {
+                Ok(route) => check_route(mesh, &route, start, goal),
+                Err(error) => assert!(
+                    !matches!(error, RouteError::Invalid(_)),
+                    "{error} at cost {cost}"
+                ),
+            }
+            // Where forwards reaches, the route is the forward one.
+            if let Ok(forward) = mesh.plan_route(start, goal, TANK_RADIUS, TANK_CLEARANCE) {
+                let route = mesh
+                    .plan_route_reversing(start, goal, TANK_RADIUS, TANK_CLEARANCE, cost)
+                    .expect("forwards reaches");
+                assert_eq!(route, forward);
+            }
+        }
+    }
+}

@@ -253,3 +253,28 @@ fn no_brute_force_path_is_shorter() {
         );
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4096))]
+
+    /// Any input at all, extreme finite values included: a path exactly
+    /// when the input is valid, a typed error otherwise, never a panic.
+    #[test]
+    fn any_input_plans_or_errs(
+        values in prop::array::uniform7(prop_oneof![
+            any::<f32>(),
+            -1e6f32..1e6,
+            Just(0.0f32),
+            Just(f32::MAX),
+            Just(f32::MIN_POSITIVE),
+            Just(1e-30f32),
+        ]),
+    ) {
+        let [x0, y0, h0, x1, y1, h1, radius] = values;
+        let result = plan_to_pose_reversing(pose(x0, y0, h0), pose(x1, y1, h1), radius);
+        let all_finite = values.iter().all(|v| v.is_finite()) && radius > 0.0;
+        prop_assert_eq!(result.is_ok(), all_finite, "{:?}", result);
+        let candidates = candidates_to_pose_reversing(pose(x0, y0, h0), pose(x1, y1, h1), radius);
+        prop_assert_eq!(candidates.is_ok(), all_finite);
+    }
+}

@@ -41,8 +41,15 @@ impl Choices {
 }
 
 /// A path's length with its reverse driving counted `reverse_cost` times.
+/// A path that never reverses costs its length, whatever the cost (an
+/// infinite cost times no reversing is no cost, not NaN).
 pub fn weighted_length(path: &TurningPath, reverse_cost: f32) -> f32 {
-    path.length() + (reverse_cost - 1.0) * path.reverse_length()
+    let reverse = path.reverse_length();
+    if reverse > 0.0 {
+        path.length() + (reverse_cost - 1.0) * reverse
+    } else {
+        path.length()
+    }
 }
 
 /// The paths from `pose` to `point` at `radius`, arriving facing `heading`
