@@ -82,18 +82,20 @@ pub(crate) fn draw_between_ticks(
                 // Only a unit where its path put it is drawn ahead on the
                 // path: one pushed off it by a wall, standing, or waiting for
                 // a plan is drawn where it is.
+                let backing_share = avoiding.backing_share(motion.in_reverse(), speed.0);
                 let driving = intent.pending == Pending::Nothing
                     && motion.is_moving()
                     && !avoiding.is_off_path()
-                    && avoiding.choice().is_none()
+                    && making_way.is_none()
                     && intent.desired == *pose;
                 let drawn = if let Some(choice) = making_way {
                     let (position, heading) =
                         kerb_crowd::drive(pose.position, pose.heading, choice, ahead_time);
                     on_mesh(UnitPose { position, heading })
-                } else if driving {
+                } else if driving && let Some(share) = backing_share {
                     let reverse_speed = reverse_gear.map_or(speed.0, |gear| gear.speed);
-                    let ahead = motion.travelled_after(speed.0, reverse_speed, ahead_time);
+                    let ahead =
+                        motion.travelled_after(speed.0 * share, reverse_speed * share, ahead_time);
                     on_mesh(motion.unit_pose_at(sample_ahead(motion, followed, ahead)))
                 } else {
                     None

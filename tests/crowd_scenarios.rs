@@ -99,8 +99,9 @@ fn with_avoidance(app: &mut App, enabled: bool) {
 /// The demo's crowd on the town (14 tanks, 360 pedestrians in clusters of
 /// 12) for 10 simulated minutes: with avoidance, no tank ever touches a
 /// pedestrian and bodies touch at most 0.1 contact-seconds per 1,000
-/// unit-seconds. Units that stand jammed are counted and printed, not yet
-/// held to the 5 s that #21 asks.
+/// unit-seconds. Nobody stands jammed for more than 30 s (#21 asks 5 s;
+/// it was 214 s before units that crawl counted as held and backing up
+/// slowed rather than stopped).
 #[test]
 fn the_towns_crowd_keeps_clear() {
     let run = |avoid: bool| {
@@ -132,6 +133,7 @@ fn the_towns_crowd_keeps_clear() {
     assert!(off.rate() > 1.0);
     assert_eq!(on.tank_contact_seconds, 0.0);
     assert!(on.rate() <= 0.1, "{on:?}");
+    assert!(on.longest_stuck <= 30.0, "{on:?}");
 }
 
 /// Units sent across a world, and when each arrived.
@@ -228,8 +230,8 @@ fn crossing_off_and_on(
 
 /// Scenario 1: RVO2's "Circle", 250 pedestrians evenly spaced on a circle
 /// of 50 m in an open square, each sent to the opposite point: no contacts.
-/// (#21 also asks that all arrive within twice the time alone; a third
-/// do.)
+/// (#21 also asks that all arrive within twice the time alone; 116 of 250
+/// do, and the test holds at least 100.)
 #[test]
 fn circle_swap_in_a_square() {
     let square = || grid_world(60, 60, 2.0, |_, _| false).validate().unwrap();
@@ -247,16 +249,17 @@ fn circle_swap_in_a_square() {
     });
     assert!(off > 100.0);
     assert_eq!(on, 0.0);
-    assert!(crossing.in_time() > 0);
+    assert!(crossing.in_time() >= 100, "{}", crossing.in_time());
 }
 
 /// Scenario 2: two groups of 100 pedestrians walk in opposite directions
 /// along a street 12 m wide and 200 m long: no contacts. (#21 also asks
-/// that all arrive within twice the time alone; half do.)
+/// that all arrive within twice the time alone; 140 of 200 do, and the
+/// test holds at least 120.)
 #[test]
 fn counterflow_along_a_street() {
     let street = || grid_world(100, 6, 2.0, |_, _| false).validate().unwrap();
-    let (off, on, _) = crossing_off_and_on("counterflow", street, |app, crossing| {
+    let (off, on, crossing) = crossing_off_and_on("counterflow", street, |app, crossing| {
         for i in 0..100 {
             let (across, along) = ((i % 5) as f32, (i / 5) as f32);
             let y = 2.0 + 2.0 * across + 0.5 * (along % 2.0);
@@ -273,12 +276,13 @@ fn counterflow_along_a_street() {
     });
     assert!(off > 100.0);
     assert_eq!(on, 0.0);
+    assert!(crossing.in_time() >= 120, "{}", crossing.in_time());
 }
 
 /// Scenario 3: four groups of 50 cross one crossroads (two streets 12 m
 /// wide, arms 60 m long), one group from each side, each to the opposite
 /// arm: no contacts. (#21 also asks that all arrive within twice the time
-/// alone; a sixth do.)
+/// alone; 91 of 200 do, and the test holds at least 75.)
 #[test]
 fn four_groups_cross_a_junction() {
     // 66 cells of 2 m a side: the streets are the middle six rows and
@@ -289,7 +293,7 @@ fn four_groups_cross_a_junction() {
             .validate()
             .unwrap()
     };
-    let (off, on, _) = crossing_off_and_on("junction", junction, |app, crossing| {
+    let (off, on, crossing) = crossing_off_and_on("junction", junction, |app, crossing| {
         let centre = Vec2::splat(66.0);
         for side in 0..4 {
             let towards = Vec2::from_angle(side as f32 * std::f32::consts::FRAC_PI_2);
@@ -304,6 +308,7 @@ fn four_groups_cross_a_junction() {
     });
     assert!(off > 100.0);
     assert_eq!(on, 0.0);
+    assert!(crossing.in_time() >= 75, "{}", crossing.in_time());
 }
 
 /// Scenario 4: a tank follows a route across a plaza where 200 pedestrians

@@ -21,6 +21,9 @@ use crate::world_asset::{KerbWorld, WorldAsset};
 /// it cannot swerve, and those behind it may not see it coming.
 const REVERSING_LOOK: f32 = 0.5;
 
+/// The shares of its speed a unit backing up tries, fastest first.
+const REVERSING_SPEEDS: [f32; 3] = [1.0, 0.5, 0.25];
+
 type AvoidanceData = (
     Entity,
     &'static UnitPose,
@@ -129,9 +132,14 @@ fn choose_all(
                 .enumerate()
                 .map(|(offset, agent)| {
                     let index = chunk_index * chunk + offset;
-                    shared
-                        .grid
-                        .nearest(agent.position, range, index as u32, &mut nearest);
+                    shared.grid.nearest_bodies(
+                        agent.position,
+                        range,
+                        index as u32,
+                        &shared.radii,
+                        shared.largest,
+                        &mut nearest,
+                    );
                     contacts += nearest
                         .indices()
                         .filter(|&other| (other as usize) > index)
@@ -177,18 +185,26 @@ fn choose_one<'a>(
     dt: f32,
 ) -> Choice {
     if reversing {
-        let clear = keeps_clear(
-            agent,
-            preferred.speed,
-            preferred.curvature,
-            neighbours,
-            params.margin,
-            dt.max(REVERSING_LOOK),
-        );
+        // Backing up slower needs less room behind: the fastest of a few
+        // speeds that keeps clear, as a person steps back carefully.
+        let speed = REVERSING_SPEEDS
+            .iter()
+            .map(|share| preferred.speed * share)
+            .find(|&speed| {
+                keeps_clear(
+                    agent,
+                    speed,
+                    preferred.curvature,
+                    neighbours.clone(),
+                    params.margin,
+                    dt.max(REVERSING_LOOK),
+                )
+            })
+            .unwrap_or(0.0);
         return Choice {
-            speed: if clear { preferred.speed } else { 0.0 },
+            speed,
             curvature: preferred.curvature,
-            avoiding: !clear,
+            avoiding: speed < preferred.speed,
         };
     }
     let room = |p: Vec2| {

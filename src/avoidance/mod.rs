@@ -47,8 +47,8 @@ pub struct NoAvoidance;
 #[reflect(Resource, Default, Debug)]
 pub struct AvoidanceSettings {
     /// Whether units avoid each other at all. Off by default for now:
-    /// bodies then never touch, but in the demo's crowd on the town a third
-    /// of the units stand jammed for more than 5 s (see `CHANGELOG.md`).
+    /// bodies then never touch, but in a dense crowd a unit can still stand
+    /// jammed for up to about 20 s (see `BENCHMARKS.md`).
     pub enabled: bool,
     /// How far ahead, in seconds, a meeting counts.
     pub horizon: f32,
@@ -88,6 +88,18 @@ impl Avoiding {
     /// unit's path.
     pub fn choice(&self) -> Option<Choice> {
         self.choice.filter(|choice| choice.avoiding)
+    }
+
+    /// For a unit backing up (`in_reverse`) at top speed `top`: the share of
+    /// its speed avoidance lets it back along its path at this tick, or
+    /// `None` when it must wait. Any other unit goes at its full speed.
+    pub(crate) fn backing_share(&self, in_reverse: bool, top: f32) -> Option<f32> {
+        match self.choice() {
+            Some(choice) if in_reverse => {
+                (choice.speed > 0.0 && top > 0.0).then(|| (choice.speed / top).min(1.0))
+            }
+            _ => Some(1.0),
+        }
     }
 
     /// Whether the unit has left its path to keep clear, and will plan a

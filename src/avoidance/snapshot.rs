@@ -30,6 +30,10 @@ pub(crate) struct Crowd {
     /// What each unit wants; `None` for one that opted out.
     pub preferred: Vec<Option<Preferred>>,
     positions: Vec<Vec2>,
+    /// Each unit's body radius, and the largest: neighbours are found by
+    /// the gap to their bodies, so a tank is seen over a crowd.
+    pub radii: Vec<f32>,
+    pub largest: f32,
     pub grid: NeighbourGrid,
     pub choices: Vec<Option<Choice>>,
 }
@@ -71,6 +75,10 @@ impl Crowd {
         self.positions.clear();
         self.positions
             .extend(self.agents.iter().map(|agent| agent.position));
+        self.radii.clear();
+        self.radii
+            .extend(self.agents.iter().map(|agent| agent.body_radius));
+        self.largest = self.radii.iter().copied().fold(0.0, f32::max);
         if self.grid.cell_size() == 0.0 {
             self.grid = NeighbourGrid::new(GRID_CELL);
         }

@@ -14,6 +14,9 @@ use crate::systems::reverse_out::reverse_out;
 /// before it backs out a step.
 const HOLD_LIMIT: f32 = 1.0;
 
+/// Below this share of the speed it wants, a unit counts as held still.
+const CRAWL: f32 = 0.05;
+
 /// A unit as the choice lands on it.
 pub(super) struct Landing<'a> {
     pub pose: &'a UnitPose,
@@ -37,8 +40,13 @@ pub(super) fn land(
     clearance: f32,
     dt: f32,
 ) {
-    let held = choice.is_some_and(|choice| choice.speed == 0.0)
-        && preferred.is_some_and(|preferred| preferred.speed > 0.0);
+    // Creeping at a crawl, as two units face to face may, is held too.
+    let held = match (choice, preferred) {
+        (Some(choice), Some(preferred)) => {
+            preferred.speed > 0.0 && choice.speed <= CRAWL * preferred.speed
+        }
+        _ => false,
+    };
     let held_for = if held {
         unit.avoiding.held.saturating_add(1)
     } else {

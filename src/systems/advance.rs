@@ -57,12 +57,13 @@ pub(crate) fn advance_along_paths(
                 wanders,
                 has_destination,
             )| {
-                if motion.in_reverse() && avoiding.choice().is_some() {
-                    // Backing up into someone: wait on the path.
+                // Backing up towards someone: slower along the path, or wait.
+                let Some(backing_share) = avoiding.backing_share(motion.in_reverse(), speed.0)
+                else {
                     intent.desired = *pose;
                     return;
-                }
-                if let Some(choice) = avoiding.choice() {
+                };
+                if let Some(choice) = avoiding.choice().filter(|_| !motion.in_reverse()) {
                     let (position, heading) =
                         kerb_crowd::drive(pose.position, pose.heading, choice, dt);
                     intent.desired = UnitPose { position, heading };
@@ -95,7 +96,11 @@ pub(crate) fn advance_along_paths(
                     return;
                 }
                 let reverse_speed = reverse_gear.map_or(speed.0, |gear| gear.speed);
-                let mut travelled = motion.travelled_after(speed.0, reverse_speed, dt);
+                let mut travelled = motion.travelled_after(
+                    speed.0 * backing_share,
+                    reverse_speed * backing_share,
+                    dt,
+                );
                 // A step backed out of a jam is not a leg of the route.
                 while travelled > motion.path.length()
                     && !motion.reversing

@@ -141,6 +141,8 @@ fn choose_finite<'a>(
 
     let velocity = agent.velocity();
     let mut planes = HalfPlanes::default();
+    // The largest share of the avoiding this unit does with any neighbour.
+    let mut most_share: f32 = 0.0;
     for other in neighbours.clone() {
         let between = other.position - agent.position;
         let reach = reach(other);
@@ -151,7 +153,9 @@ fn choose_finite<'a>(
         }
         let ours = agent.priority.max(f32::MIN_POSITIVE);
         let theirs = other.priority.max(f32::MIN_POSITIVE);
-        let share = (theirs / (ours + theirs)).clamp(MIN_SHARE, 1.0);
+        let raw_share = theirs / (ours + theirs);
+        most_share = most_share.max(raw_share);
+        let share = raw_share.clamp(MIN_SHARE, 1.0);
         planes.push(half_plane(
             velocity,
             between,
@@ -178,7 +182,9 @@ fn choose_finite<'a>(
     if planes.worst_violation(wanted) <= 0.0 && safe(preferred.speed, preferred.curvature) {
         return keep(preferred.speed, preferred.curvature);
     }
-    let keep_right = Vec2::from_angle(-params.keep_right);
+    // Keeping right is for meetings of equals: a unit the others make way
+    // for (a tank among pedestrians) keeps its line.
+    let keep_right = Vec2::from_angle(-params.keep_right * (2.0 * most_share).min(1.0));
     let target = solve(&planes, top, keep_right.rotate(wanted));
 
     // Track the target as a driver would: turn towards it as sharply as

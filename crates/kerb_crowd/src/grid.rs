@@ -118,6 +118,48 @@ impl NeighbourGrid {
     /// searched in rings round `p`'s, and the search stops once no cell
     /// left can hold anything nearer than what has been found.
     pub fn nearest(&self, p: Vec2, range: f32, exclude: u32, nearest: &mut Nearest) {
+        self.search(p, range, exclude, 0.0, nearest, |q, _| {
+            q.distance_squared(p)
+        });
+    }
+
+    /// As [`NeighbourGrid::nearest`], but near by the gap to each unit's
+    /// body (`radii`, by index, at most `largest`), not to its centre: a
+    /// tank whose centre is further off than a ring of pedestrians', but
+    /// whose side is nearer, is among the nearest.
+    pub fn nearest_bodies(
+        &self,
+        p: Vec2,
+        range: f32,
+        exclude: u32,
+        radii: &[f32],
+        largest: f32,
+        nearest: &mut Nearest,
+    ) {
+        let largest = if largest.is_finite() {
+            largest.max(0.0)
+        } else {
+            0.0
+        };
+        self.search(p, range, exclude, largest, nearest, |q, index| {
+            let radius = radii.get(index as usize).copied().unwrap_or(0.0);
+            let gap = (q.distance(p) - radius.clamp(0.0, largest)).max(0.0);
+            gap * gap
+        });
+    }
+
+    /// The ring search behind both queries: `key` is a unit's squared
+    /// distance for ranking, never more than its centre's and never less
+    /// than its centre's less `slack`.
+    fn search(
+        &self,
+        p: Vec2,
+        range: f32,
+        exclude: u32,
+        slack: f32,
+        nearest: &mut Nearest,
+        key: impl Fn(Vec2, u32) -> f32,
+    ) {
         nearest.clear();
         if self.columns == 0 || !p.is_finite() || range.is_nan() || range < 0.0 {
             return;
@@ -130,7 +172,7 @@ impl NeighbourGrid {
             // A row of cells is one run of entries.
             let run = self.starts[first] as usize..self.starts[last + 1] as usize;
             for &(q, index) in &self.entries[run] {
-                let distance_sq = q.distance_squared(p);
+                let distance_sq = key(q, index);
                 if distance_sq <= range_sq && index != exclude {
                     nearest.offer(distance_sq, index);
                 }
@@ -171,7 +213,7 @@ impl NeighbourGrid {
             if outside == f32::INFINITY {
                 break; // the rings cover the whole grid
             }
-            let outside = outside.max(0.0) * self.cell_size;
+            let outside = (outside.max(0.0) * self.cell_size - slack).max(0.0);
             if outside > range || nearest.full_at().is_some_and(|far| far < outside * outside) {
                 break;
             }
@@ -196,15 +238,72 @@ mod tests {
         all.into_iter().take(k).map(|(_, i)| i).collect()
     }
 
-    #[test]
-    fn queries_agree_with_brute_force() {
-        let mut state = 12345u64;
-        let mut next = || {
+    /// Numbers in [0, 1) from a fixed linear congruential stream.
+    fn stream(seed: u64) -> impl FnMut() -> f32 {
+        let mut state = seed;
+        move || {
             state = state
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             (state >> 40) as f32 / (1u64 << 24) as f32
-        };
+        }
+    }
+
+    /// A tank's side nearer than a ring of pedestrians' centres puts it
+    /// among the nearest bodies, in agreement with a brute force.
+    #[test]
+    fn body_queries_agree_with_brute_force() {
+        let mut next = stream(777);
+        for (count, spread, cell) in [(50, 10.0, 3.0), (800, 60.0, 2.0), (2000, 30.0, 0.5)] {
+            let positions: Vec<Vec2> = (0..count)
+                .map(|_| Vec2::new(next(), next()) * spread)
+                .collect();
+            // One in ten a tank.
+            let radii: Vec<f32> = (0..count)
+                .map(|i| if i % 10 == 0 { 2.5 } else { 0.3 })
+                .collect();
+            let mut grid = NeighbourGrid::new(cell);
+            grid.rebuild(&positions);
+            let mut nearest = Nearest::new(8);
+            for i in 0..count.min(200) {
+                let p = positions[i];
+                grid.nearest_bodies(p, 6.0, i as u32, &radii, 2.5, &mut nearest);
+                let found: Vec<u32> = nearest.indices().collect();
+                let mut all: Vec<(f32, u32)> = positions
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != i)
+                    .map(|(j, q)| {
+                        let gap = (q.distance(p) - radii[j]).max(0.0);
+                        (gap * gap, j as u32)
+                    })
+                    .filter(|&(key, _)| key <= 36.0)
+                    .collect();
+                all.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                let expected: Vec<u32> = all.into_iter().take(8).map(|(_, j)| j).collect();
+                assert_eq!(found, expected, "unit {i}");
+            }
+        }
+        // A tank whose side is 0.5 m off, behind eight pedestrians 1 m off.
+        let mut positions: Vec<Vec2> = (0..8)
+            .map(|i| Vec2::from_angle(i as f32 * 0.785) * 1.0)
+            .collect();
+        positions.push(Vec2::new(3.0, 0.0));
+        positions.push(Vec2::ZERO);
+        let mut radii = vec![0.3; 8];
+        radii.extend([2.5, 0.3]);
+        let mut grid = NeighbourGrid::new(2.0);
+        grid.rebuild(&positions);
+        let mut nearest = Nearest::new(8);
+        grid.nearest_bodies(Vec2::ZERO, 10.0, 9, &radii, 2.5, &mut nearest);
+        assert!(nearest.indices().any(|index| index == 8));
+        grid.nearest(Vec2::ZERO, 10.0, 9, &mut nearest);
+        assert!(nearest.indices().all(|index| index != 8));
+    }
+
+    #[test]
+    fn queries_agree_with_brute_force() {
+        let mut next = stream(12345);
         for (count, spread, cell) in [
             (0, 1.0, 3.0),
             (1, 1.0, 3.0),
