@@ -99,9 +99,7 @@ fn with_avoidance(app: &mut App, enabled: bool) {
 /// The demo's crowd on the town (14 tanks, 360 pedestrians in clusters of
 /// 12) for 10 simulated minutes: with avoidance, no tank ever touches a
 /// pedestrian and bodies touch at most 0.1 contact-seconds per 1,000
-/// unit-seconds. Nobody stands jammed for more than 30 s (#21 asks 5 s;
-/// it was 214 s before units that crawl counted as held and backing up
-/// slowed rather than stopped).
+/// unit-seconds. Nobody stands jammed for more than 30 s (#21 asks 5 s).
 #[test]
 fn the_towns_crowd_keeps_clear() {
     let run = |avoid: bool| {
