@@ -78,6 +78,7 @@ impl Setup {
 
     /// The path of `word` with its formula's `t, u, v`. Pieces within the
     /// rounding tolerance of nothing are left out.
+    #[inline(always)]
     fn build(&self, start: Pose, word: ReversingWord, solution: [f64; 3]) -> TurningPath {
         let pieces = word.pieces(solution);
         let mut builder = PathBuilder::new(
@@ -151,11 +152,11 @@ pub fn plan_to_pose_reversing(
         best.map_or(f64::INFINITY, |(_, _, shortest)| shortest)
     });
     // LpSpLp or one of its images always reaches: there is always a best.
-    Ok(
-        best.map_or(TurningPath::stationary(start), |(word, solution, _)| {
-            setup.build(start, word, solution)
-        }),
-    )
+    // Each arm returns on its own, so the path is built in place.
+    match best {
+        Some((word, solution, _)) => Ok(setup.build(start, word, solution)),
+        None => Ok(TurningPath::stationary(start)),
+    }
 }
 
 /// Every Reeds–Shepp path from `start` to `goal`, shortest first, so that a

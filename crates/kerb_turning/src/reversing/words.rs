@@ -119,6 +119,7 @@ impl ReversingFamily {
     }
 
     /// The untransformed word's pieces for these `t, u, v`.
+    #[inline(always)]
     fn pieces(self, [t, u, v]: [f64; 3]) -> Pieces {
         use Steer::{Left as L, Right as R, Straight as S};
         let quarter = -FRAC_PI_2;
@@ -142,6 +143,7 @@ impl ReversingFamily {
 
 impl ReversingWord {
     /// This word's pieces for its formula's `t, u, v`.
+    #[inline(always)]
     pub(super) fn pieces(self, solution: [f64; 3]) -> Pieces {
         let mut pieces = self.family.pieces(solution);
         let count = pieces.count;
