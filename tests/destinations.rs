@@ -200,36 +200,47 @@ fn a_far_destination_is_reached_along_a_route() {
     assert!(followed.route().is_none(), "forgotten on arrival");
 }
 
-#[test]
-fn a_tank_facing_the_wrong_way_backs_round_then_follows_its_route() {
-    let town = town();
-    let mut app = app_with(town, 30, 1);
-    let mesh = navmesh(&app);
-    let goal = Vec2::new(66.0, 120.0);
-    // In the 16 m bottom street facing west-south-west, away from the goal:
-    // a 22 m turning circle cannot turn round without backing up.
-    let heading = 3.6;
-    let start = kerb_turning::Pose::new(Vec2::new(40.0, 6.0), heading);
-    assert!(matches!(
-        mesh.plan_route(start, RouteGoal::Point(goal), 11.0, 0.05),
-        Err(RouteError::Undrivable { .. })
-    ));
-    let unit = app
-        .world_mut()
+/// A tank in the 16 m bottom street facing west-south-west, away from its
+/// goal: a 22 m turning circle cannot turn round without backing up.
+const WRONG_WAY: (kerb_turning::Pose, Vec2) = (
+    kerb_turning::Pose::new(Vec2::new(40.0, 6.0), 3.6),
+    Vec2::new(66.0, 120.0),
+);
+
+/// Spawns the [`WRONG_WAY`] tank, sent to its goal.
+fn spawn_wrong_way_tank(app: &mut App) -> Entity {
+    let (start, goal) = WRONG_WAY;
+    app.world_mut()
         .spawn((
             Unit,
             TurningRadius(11.0),
             Speed(8.0),
             Destination::Point(goal),
-            Transform::from_xyz(40.0, 6.0, 0.0).with_rotation(Quat::from_rotation_z(heading)),
+            Transform::from_translation(start.position.extend(0.0))
+                .with_rotation(Quat::from_rotation_z(start.heading)),
         ))
-        .id();
+        .id()
+}
+
+#[test]
+fn a_tank_with_reverse_gear_facing_the_wrong_way_turns_round_on_its_route() {
+    let mut app = app_with(town(), 30, 1);
+    let mesh = navmesh(&app);
+    let (start, goal) = WRONG_WAY;
+    assert!(matches!(
+        mesh.plan_route(start, RouteGoal::Point(goal), 11.0, 0.05),
+        Err(RouteError::Undrivable { .. })
+    ));
+    let unit = spawn_wrong_way_tank(&mut app);
+    app.world_mut()
+        .entity_mut(unit)
+        .insert(ReverseGear::default());
     let mut backed_up = false;
     let mut arrived = false;
     for _ in 0..30 * 90 {
         app.update();
         assert_on_mesh(&mut app, &mesh);
-        backed_up |= app.world().get::<Motion>(unit).unwrap().is_reversing();
+        backed_up |= app.world().get::<Motion>(unit).unwrap().in_reverse();
         if read_messages::<Arrived>(&mut app)
             .iter()
             .any(|m| m.entity == unit)
@@ -247,6 +258,31 @@ fn a_tank_facing_the_wrong_way_backs_round_then_follows_its_route() {
     assert!(arrived, "never arrived");
     let pose = app.world().get::<UnitPose>(unit).unwrap();
     assert!(pose.position.distance(goal) < 1e-2, "{}", pose.position);
+}
+
+/// Reversing is opt-in: the same tank without a reverse gear never backs
+/// up to follow a route, and says why it cannot go.
+#[test]
+fn a_tank_without_reverse_gear_facing_the_wrong_way_is_blocked() {
+    let mut app = app_with(town(), 30, 1);
+    let unit = spawn_wrong_way_tank(&mut app);
+    let mut blocked = None;
+    for _ in 0..30 {
+        app.update();
+        assert!(!app.world().get::<Motion>(unit).unwrap().in_reverse());
+        if let Some(message) = read_messages::<Blocked>(&mut app)
+            .into_iter()
+            .find(|m| m.entity == unit)
+        {
+            blocked = Some(message);
+            break;
+        }
+    }
+    let blocked = blocked.expect("blocked");
+    assert!(matches!(
+        blocked.reason,
+        BlockReason::Route(RouteError::Undrivable { .. })
+    ));
 }
 
 #[test]

@@ -21,10 +21,6 @@ use crate::settings::{KerbSettings, KerbStats};
 use crate::state::{FollowedRoute, Goal, Intent, Motion, Pending, WanderMemory};
 use crate::world_asset::{KerbWorld, WorldAsset};
 
-/// How many times in a row a unit with a destination backs up to turn
-/// round before it gives up.
-const MAX_TURN_AROUNDS: u8 = 3;
-
 /// The least clearance a route keeps from wall corners, in metres. A route
 /// with none bends exactly at corners, where rounding in sampling it can
 /// put a unit a hair inside the wall and make confinement push it off the
@@ -188,20 +184,6 @@ pub(crate) fn plan_paths(
                         if let Some(followed) = followed.as_mut() {
                             followed.follow(route);
                         }
-                    }
-                    // A unit facing the wrong way in a street narrower than its
-                    // turning circle backs round (a three-point turn), then
-                    // plans again.
-                    Planned::Blocked(Some(RouteError::Undrivable { .. }))
-                        if has_destination
-                            && reverse_cost.is_none()
-                            && motion.blocked_streak < MAX_TURN_AROUNDS
-                            && let Some(goal) = goal
-                            && let Some(path) =
-                                mesh.plan_turn_around(start, goal, radius.0, clearances.route) =>
-                    {
-                        motion.back_along(path);
-                        motion.blocked_streak += 1;
                     }
                     // A wanderer boxed in by walls closer than its turning circle
                     // backs out a step, along an arc if one fits, as a driver

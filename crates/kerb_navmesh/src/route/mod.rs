@@ -11,7 +11,6 @@ mod error;
 mod gears;
 mod legs;
 mod string_pull;
-mod turn_around;
 
 pub use error::RouteError;
 pub use gears::weighted_length;
