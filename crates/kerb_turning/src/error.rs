@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::Pose;
+
 /// Invalid planner input. Planning never panics; it returns one of these.
 #[derive(Clone, Copy, Debug, Error, PartialEq)]
 pub enum PlanError {
@@ -35,6 +37,20 @@ pub(crate) fn check_query<const N: usize>(
     } else {
         name_invalid_input(values, radius, inputs)
     }
+}
+
+/// Checks a pose-to-pose query, as [`check_query`] does.
+#[inline(always)]
+pub(crate) fn check_pose_query(start: &Pose, goal: &Pose, radius: f32) -> Result<(), PlanError> {
+    let values = [
+        start.position.x,
+        start.position.y,
+        start.heading,
+        goal.position.x,
+        goal.position.y,
+        goal.heading,
+    ];
+    check_query(values, radius, &[("start pose", 3), ("goal pose", 3)])
 }
 
 /// Which input [`check_query`] found invalid. Out of line: valid input

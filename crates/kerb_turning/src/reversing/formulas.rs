@@ -213,6 +213,18 @@ impl MiddleTurns {
         }
     }
 
+    /// The word's `t, u, v` for the offset `(xi, eta)` and heading `phi`,
+    /// and its time flip's, where the first turn is forwards and the last
+    /// as `last_ok` (its sign test) requires.
+    #[inline(always)]
+    fn pair(&self, xi: f64, eta: f64, phi: f64, last_ok: fn(f64) -> bool) -> Pair {
+        let solve = |xi: f64, phi: f64| {
+            let (t, v) = self.outer(xi, eta, phi);
+            (non_negative(t) && last_ok(v)).then_some([t, self.u, v])
+        };
+        [solve(xi, phi), solve(-xi, -phi)]
+    }
+
     /// τ and ω for the offset `(xi, eta)` and heading `phi`.
     #[inline(always)]
     fn outer(&self, xi: f64, eta: f64, phi: f64) -> (f64, f64) {
@@ -233,12 +245,7 @@ pub(super) fn lp_rup_lum_rm(g: Goal) -> Pair {
         return [None; 2];
     }
     let u = fast_acos(rho);
-    let middle = MiddleTurns::new(u, -u);
-    let solve = |xi: f64, phi: f64| {
-        let (t, v) = middle.outer(xi, eta, phi);
-        (non_negative(t) && non_positive(v)).then_some([t, u, v])
-    };
-    [solve(xi, g.phi), solve(-xi, -g.phi)]
+    MiddleTurns::new(u, -u).pair(xi, eta, g.phi, non_positive)
 }
 
 /// Left forward, right reverse by `u`, left reverse by `u`, right forward
@@ -254,12 +261,7 @@ pub(super) fn lp_rum_lum_rp(g: Goal) -> Pair {
     if u < -FRAC_PI_2 {
         return [None; 2];
     }
-    let middle = MiddleTurns::new(u, u);
-    let solve = |xi: f64, phi: f64| {
-        let (t, v) = middle.outer(xi, eta, phi);
-        (non_negative(t) && non_negative(v)).then_some([t, u, v])
-    };
-    [solve(xi, g.phi), solve(-xi, -g.phi)]
+    MiddleTurns::new(u, u).pair(xi, eta, g.phi, non_negative)
 }
 
 /// Left forward, a quarter right reverse, straight reverse, left reverse

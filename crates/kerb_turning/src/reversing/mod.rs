@@ -12,7 +12,7 @@ mod words;
 use glam::DVec2;
 
 use crate::angle::{fast_sin_cos, normalize, within_a_turn};
-use crate::error::check_query;
+use crate::error::check_pose_query;
 use crate::path::PathBuilder;
 use crate::{Candidates, Gear, PathWord, PlanError, Pose, TurnDirection, TurningPath, angle::Turn};
 use formulas::{Goal, TOLERANCE};
@@ -36,15 +36,7 @@ struct Setup {
 impl Setup {
     #[inline(always)]
     fn new(start: Pose, goal: Pose, radius: f32) -> Result<Self, PlanError> {
-        let values = [
-            start.position.x,
-            start.position.y,
-            start.heading,
-            goal.position.x,
-            goal.position.y,
-            goal.heading,
-        ];
-        check_query(values, radius, &[("start pose", 3), ("goal pose", 3)])?;
+        check_pose_query(&start, &goal, radius)?;
         let radius = f64::from(radius);
         let start_heading = within_a_turn(start.heading);
         let (sin_h, cos_h) = fast_sin_cos(normalize(start_heading));

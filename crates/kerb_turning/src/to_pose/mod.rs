@@ -6,22 +6,9 @@
 mod estimates;
 mod exact;
 
-use crate::error::check_query;
+use crate::error::check_pose_query;
 use crate::{Candidates, PlanError, Pose, TurningPath};
 use exact::{Setup, Shortest};
-
-#[inline(always)]
-fn check(start: &Pose, goal: &Pose, radius: f32) -> Result<(), PlanError> {
-    let values = [
-        start.position.x,
-        start.position.y,
-        start.heading,
-        goal.position.x,
-        goal.position.y,
-        goal.heading,
-    ];
-    check_query(values, radius, &[("start pose", 3), ("goal pose", 3)])
-}
 
 /// The shortest path from `start` that arrives at `goal`'s position facing
 /// `goal`'s heading, never turning tighter than `radius`.
@@ -38,7 +25,7 @@ fn check(start: &Pose, goal: &Pose, radius: f32) -> Result<(), PlanError> {
 /// assert!(path.end().position.distance(goal.position) < 1e-4);
 /// ```
 pub fn plan_to_pose(start: Pose, goal: Pose, radius: f32) -> Result<TurningPath, PlanError> {
-    check(&start, &goal, radius)?;
+    check_pose_query(&start, &goal, radius)?;
     let setup = Setup::new(start, goal, radius);
     // Each arm returns on its own so that the path is written straight into
     // the result rather than copied there.
@@ -54,7 +41,7 @@ pub fn plan_to_pose(start: Pose, goal: Pose, radius: f32) -> Result<TurningPath,
 
 /// Every feasible Dubins path from `start` to `goal`, shortest first.
 pub fn candidates_to_pose(start: Pose, goal: Pose, radius: f32) -> Result<Candidates, PlanError> {
-    check(&start, &goal, radius)?;
+    check_pose_query(&start, &goal, radius)?;
     let setup = Setup::new(start, goal, radius);
     let mut candidates = Candidates::default();
     setup
