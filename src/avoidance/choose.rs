@@ -207,11 +207,6 @@ fn choose_one<'a>(
             avoiding: speed < preferred.speed,
         };
     }
-    let room = |p: Vec2| {
-        mesh.is_some_and(|mesh| {
-            mesh.locate(p).is_some()
-                && mesh.distance_to_wall(p, agent.body_radius) >= agent.body_radius
-        })
-    };
+    let room = |p: Vec2| mesh.is_some_and(|mesh| mesh.has_room(p, agent.body_radius));
     choose_within(agent, preferred, neighbours, params, dt, room)
 }

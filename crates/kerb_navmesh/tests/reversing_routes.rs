@@ -67,6 +67,18 @@ fn check_route(mesh: &NavMesh, route: &Route, start: Pose, goal: RouteGoal) {
     }
 }
 
+/// A random tank query: a start in the middle of a polygon (a street or a
+/// square, not pressed against a wall, as in `route.rs`'s tank test) facing
+/// a random way, and a goal point on the town.
+fn tank_query(mesh: &NavMesh, random: &mut Random) -> Option<(Pose, Vec2)> {
+    let from = town_point(mesh, random.unit(), random.unit())
+        .and_then(|p| mesh.locate(p))
+        .map(|polygon| mesh.centroid(polygon));
+    let to = town_point(mesh, random.unit(), random.unit());
+    let (from, to) = (from?, to?);
+    Some((Pose::new(from, random.unit() * std::f32::consts::TAU), to))
+}
+
 /// 500 random tank routes across the town, from random points facing
 /// random ways, to random points (`with_heading` false) or poses.
 fn tank_routes(with_heading: bool) -> (usize, usize, usize, f64, Vec<(Pose, RouteGoal, f32)>) {
@@ -76,17 +88,9 @@ fn tank_routes(with_heading: bool) -> (usize, usize, usize, f64, Vec<(Pose, Rout
     let mut times = Vec::new();
     let mut stuck = Vec::new();
     while drivable + undrivable < 500 {
-        // Tanks start in the middle of a polygon (a street or a square),
-        // not pressed against a wall, as in `route.rs`'s tank test.
-        let (Some(from), Some(to)) = (
-            town_point(mesh, random.unit(), random.unit())
-                .and_then(|p| mesh.locate(p))
-                .map(|polygon| mesh.centroid(polygon)),
-            town_point(mesh, random.unit(), random.unit()),
-        ) else {
+        let Some((start, to)) = tank_query(mesh, &mut random) else {
             continue;
         };
-        let start = Pose::new(from, random.unit() * std::f32::consts::TAU);
         let goal = if with_heading {
             RouteGoal::Pose(Pose::new(to, random.unit() * std::f32::consts::TAU))
         } else {
@@ -148,15 +152,9 @@ fn any_reverse_cost_plans_or_errs() {
     let mut random = Random::new(23);
     for cost in [f32::NAN, -1.0, 0.0, 1.0, 1e30, f32::INFINITY] {
         for _ in 0..40 {
-            let (Some(from), Some(to)) = (
-                town_point(mesh, random.unit(), random.unit())
-                    .and_then(|p| mesh.locate(p))
-                    .map(|polygon| mesh.centroid(polygon)),
-                town_point(mesh, random.unit(), random.unit()),
-            ) else {
+            let Some((start, to)) = tank_query(mesh, &mut random) else {
                 continue;
             };
-            let start = Pose::new(from, random.unit() * std::f32::consts::TAU);
             let goal = RouteGoal::Point(to);
             match mesh.plan_route_reversing(start, goal, TANK_RADIUS, TANK_CLEARANCE, cost) {
                 Ok(route) => check_route(mesh, &route, start, goal),

@@ -91,22 +91,20 @@ impl NavMesh {
         clearance: f32,
     ) -> Result<WalkablePlan, PlanError> {
         let shortest = plan_to_pose_reversing(start, goal, radius)?;
-        if self.is_walkable(&shortest, clearance) {
-            return Ok(WalkablePlan::Path(shortest));
-        }
-        let candidates = candidates_to_pose_reversing(start, goal, radius)?;
-        Ok(self.shortest_walkable(&candidates, clearance))
+        Ok(self.shortest_walkable_after(shortest, clearance, || {
+            candidates_to_pose_reversing(start, goal, radius)
+        }))
     }
 
     /// `shortest` if it is walkable, else the shortest walkable of the
     /// other candidates. The shortest path usually is walkable, and planning
     /// it alone costs a fraction of enumerating and building every
     /// candidate.
-    fn shortest_walkable_after(
+    fn shortest_walkable_after<const N: usize>(
         &self,
         shortest: TurningPath,
         clearance: f32,
-        all_candidates: impl FnOnce() -> Result<Candidates, PlanError>,
+        all_candidates: impl FnOnce() -> Result<Candidates<N>, PlanError>,
     ) -> WalkablePlan {
         if self.is_walkable(&shortest, clearance) {
             return WalkablePlan::Path(shortest);

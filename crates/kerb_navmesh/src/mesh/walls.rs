@@ -6,6 +6,12 @@ use super::grid::Aabb;
 use super::{NavMesh, PolygonId, closest_point_on_segment};
 
 impl NavMesh {
+    /// Whether `p` is on the walkable area with `clearance` from every wall:
+    /// room for a body of that radius to stand there.
+    pub fn has_room(&self, p: Vec2, clearance: f32) -> bool {
+        self.locate(p).is_some() && self.distance_to_wall(p, clearance) >= clearance
+    }
+
     /// The distance from `p` to the nearest wall, or `limit` if no wall is
     /// closer than that. Only the walls within `limit` are looked at.
     pub fn distance_to_wall(&self, p: Vec2, limit: f32) -> f32 {

@@ -38,11 +38,6 @@ const GUIDE_CLEARANCE_RADII: f32 = 0.1;
 /// no route into, in turning radii behind the pose (negative: ahead).
 const PARKING_APPROACHES: [f32; 5] = [0.0, 1.0, -1.0, 2.0, -2.0];
 
-/// Whether `point` is on the walkable area with `clearance` round it.
-fn has_room(mesh: &NavMesh, point: Vec2, clearance: f32) -> bool {
-    mesh.locate(point).is_some() && mesh.distance_to_wall(point, clearance) >= clearance
-}
-
 /// How a unit may drive one route query: its radius, its clearance and,
 /// for a unit that may reverse, what a metre in reverse costs.
 #[derive(Clone, Copy)]
@@ -242,7 +237,7 @@ impl NavMesh {
         let stands = PARKING_APPROACHES
             .iter()
             .map(|&radii| goal.position - facing * (radii * radius))
-            .filter(|&point| has_room(self, point, clearance));
+            .filter(|&point| self.has_room(point, clearance));
         for stand in stands {
             let Ok(approach) = self.plan_route_in(
                 start,
