@@ -77,12 +77,14 @@ pub(crate) fn draw_between_ticks(
                         .then_some(ahead)
                 };
                 // A unit making way for others goes on along the arc it
-                // chose (one waiting to back up does not move).
-                let making_way = avoiding.choice().filter(|_| !motion.in_reverse());
+                // chose; one backing up keeps to its path, slower or not at
+                // all. Only a unit with a choice needs its gear looked at.
+                let in_reverse = avoiding.choice().is_some() && motion.in_reverse();
+                let making_way = avoiding.choice().filter(|_| !in_reverse);
                 // Only a unit where its path put it is drawn ahead on the
                 // path: one pushed off it by a wall, standing, or waiting for
                 // a plan is drawn where it is.
-                let backing_share = avoiding.backing_share(motion.in_reverse(), speed.0);
+                let backing_share = avoiding.backing_share(in_reverse, speed.0);
                 let driving = intent.pending == Pending::Nothing
                     && motion.is_moving()
                     && !avoiding.is_off_path()

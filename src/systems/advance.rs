@@ -57,13 +57,15 @@ pub(crate) fn advance_along_paths(
                 wanders,
                 has_destination,
             )| {
+                // Whether a unit is backing up matters only to one avoidance
+                // has a choice for: most units skip looking at their gear.
+                let in_reverse = avoiding.choice().is_some() && motion.in_reverse();
                 // Backing up towards someone: slower along the path, or wait.
-                let Some(backing_share) = avoiding.backing_share(motion.in_reverse(), speed.0)
-                else {
+                let Some(backing_share) = avoiding.backing_share(in_reverse, speed.0) else {
                     intent.desired = *pose;
                     return;
                 };
-                if let Some(choice) = avoiding.choice().filter(|_| !motion.in_reverse()) {
+                if let Some(choice) = avoiding.choice().filter(|_| !in_reverse) {
                     let (position, heading) =
                         kerb_crowd::drive(pose.position, pose.heading, choice, dt);
                     intent.desired = UnitPose { position, heading };
