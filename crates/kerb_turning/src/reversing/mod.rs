@@ -39,11 +39,12 @@ impl Setup {
         check_pose_query(&start, &goal, radius)?;
         let radius = f64::from(radius);
         let start_heading = within_a_turn(start.heading);
-        let (sin_h, cos_h) = fast_sin_cos(normalize(start_heading));
+        let wrapped_heading = normalize(start_heading);
+        let (sin_h, cos_h) = fast_sin_cos(wrapped_heading);
         let start_forward = DVec2::new(cos_h, sin_h);
         let offset = (goal.position.as_dvec2() - start.position.as_dvec2()) / radius;
         let along = DVec2::new(cos_h, -sin_h).rotate(offset);
-        let turn = normalize(f64::from(goal.heading) - normalize(start_heading));
+        let turn = normalize(f64::from(goal.heading) - wrapped_heading);
         let phi = if turn > std::f64::consts::PI {
             turn - std::f64::consts::TAU
         } else {
