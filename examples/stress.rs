@@ -86,22 +86,120 @@ fn parse_options() -> Result<Options, String> {
 
 const TICK: Duration = Duration::from_nanos(1_000_000_000 / 60);
 
-/// Spawns the units: one in ten a tank, the rest pedestrians, spread over the
-/// town with a fixed seed.
+/// Spawns the units: one in ten a tank, the rest pedestrians, spread
+/// uniformly over the walkable area with a fixed seed, each with room for
+/// its body and (where a few tries find one) clear of the bodies before it,
+/// as a crowd stands in a town.
 fn spawn_units(app: &mut App, world: &ValidWorld, agents: u32) {
     let mesh = &world.navmesh;
-    let polygons = mesh.polygon_count() as u64;
+    let areas = polygon_areas(world);
+    let mut cumulative = Vec::with_capacity(areas.len());
+    let mut total = 0.0;
+    for area in &areas {
+        total += area;
+        cumulative.push(total);
+    }
+    let mut placed = SpawnGrid::new(SPAWN_CELL);
     for i in 0..u64::from(agents) {
         let mut rng = UnitRng::new(17, i);
-        let polygon = PolygonId((rng.next_u64() % polygons) as u32);
-        let position = mesh.centroid(polygon);
-        let heading = rng.next_angle();
         let preset = if i % 10 == 0 {
             UnitPreset::TANK
         } else {
             UnitPreset::PEDESTRIAN
         };
-        app.world_mut().spawn(preset.wanderer_at(position, heading));
+        let body = preset.body_radius;
+        let mut position = None;
+        for _ in 0..SPAWN_TRIES {
+            let pick = f64::from(rng.next_f32()) * total;
+            let polygon = cumulative.partition_point(|&sum| sum <= pick);
+            let polygon = PolygonId(polygon.min(areas.len() - 1) as u32);
+            let candidate = point_in_polygon(world, polygon, &mut rng);
+            if !mesh.has_room(candidate, body) {
+                continue;
+            }
+            position = Some(candidate);
+            if !placed.overlaps(candidate, body) {
+                break;
+            }
+        }
+        let position = position.unwrap_or_else(|| mesh.centroid(PolygonId(0)));
+        placed.insert(position, body);
+        app.world_mut()
+            .spawn(preset.wanderer_at(position, rng.next_angle()));
+    }
+}
+
+/// Places tried for each unit before it takes the last with room.
+const SPAWN_TRIES: u32 = 16;
+
+/// Cells of the spawn grid, in metres: a tank's body across.
+const SPAWN_CELL: f32 = 5.0;
+
+/// A point uniform in the convex `polygon`: a triangle of its fan, chosen
+/// by area, then a point uniform in that triangle.
+fn point_in_polygon(world: &ValidWorld, polygon: PolygonId, rng: &mut UnitRng) -> Vec2 {
+    let corners: Vec<Vec2> = world.navmesh.polygon_vertices(polygon).collect();
+    let triangles: Vec<(Vec2, Vec2, Vec2, f32)> = corners
+        .windows(2)
+        .skip(1)
+        .map(|pair| {
+            let (a, b, c) = (corners[0], pair[0], pair[1]);
+            (a, b, c, (b - a).perp_dot(c - a).abs())
+        })
+        .collect();
+    let total: f32 = triangles.iter().map(|t| t.3).sum();
+    let mut pick = rng.next_f32() * total;
+    let (a, b, c, _) = *triangles
+        .iter()
+        .find(|t| {
+            pick -= t.3;
+            pick < 0.0
+        })
+        .or(triangles.last())
+        .unwrap_or(&(corners[0], corners[0], corners[0], 0.0));
+    let (mut u, mut v) = (rng.next_f32(), rng.next_f32());
+    if u + v > 1.0 {
+        (u, v) = (1.0 - u, 1.0 - v);
+    }
+    a + (b - a) * u + (c - a) * v
+}
+
+/// The bodies spawned so far, by cell, to keep new ones from overlapping.
+struct SpawnGrid {
+    cell: f32,
+    bodies: std::collections::HashMap<(i32, i32), Vec<(Vec2, f32)>>,
+}
+
+impl SpawnGrid {
+    fn new(cell: f32) -> Self {
+        Self {
+            cell,
+            bodies: Default::default(),
+        }
+    }
+
+    fn key(&self, p: Vec2) -> (i32, i32) {
+        (
+            (p.x / self.cell).floor() as i32,
+            (p.y / self.cell).floor() as i32,
+        )
+    }
+
+    fn insert(&mut self, p: Vec2, radius: f32) {
+        let key = self.key(p);
+        self.bodies.entry(key).or_default().push((p, radius));
+    }
+
+    /// Whether a body of `radius` at `p` overlaps one spawned, with a tenth
+    /// to spare. Bodies are at most a cell across, so the cells round
+    /// `p`'s hold every one that could.
+    fn overlaps(&self, p: Vec2, radius: f32) -> bool {
+        let (x, y) = self.key(p);
+        (x - 1..=x + 1)
+            .flat_map(|column| (y - 1..=y + 1).map(move |row| (column, row)))
+            .filter_map(|key| self.bodies.get(&key))
+            .flatten()
+            .any(|&(at, other)| at.distance(p) < (radius + other) * 1.1)
     }
 }
 
@@ -284,6 +382,11 @@ fn measure_kerb(options: &Options, world: ValidWorld, avoid: bool) -> Outcome {
 
 /// The walkable area of `world`, in square metres.
 fn walkable_area(world: &ValidWorld) -> f64 {
+    polygon_areas(world).iter().sum()
+}
+
+/// The area of each polygon of `world`, in square metres, by id.
+fn polygon_areas(world: &ValidWorld) -> Vec<f64> {
     let mesh = &world.navmesh;
     mesh.polygon_ids()
         .map(|polygon| {
@@ -295,7 +398,7 @@ fn walkable_area(world: &ValidWorld) -> f64 {
                 .sum();
             twice.abs() / 2.0
         })
-        .sum()
+        .collect()
 }
 
 /// Loads the world, or generates the town asked for.
