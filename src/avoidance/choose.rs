@@ -121,52 +121,52 @@ fn choose_all(
     let range = settings.range.max(0.0);
     let pool = ComputeTaskPool::get_or_init(TaskPool::default);
     let chunk = (crowd.agents.len() / (4 * pool.thread_num().max(1))).max(64);
+    // Units are visited cell by cell, so that each query finds the
+    // neighbours the last one read still in cache.
+    crowd.order.clear();
+    crowd.order.extend(crowd.grid.order());
     let shared = &*crowd;
-    let chunks = shared
-        .agents
-        .par_chunk_map(pool, chunk, |chunk_index, agents| {
-            let mut nearest = Nearest::new(settings.neighbours);
-            let mut contacts = 0;
-            let choices: Vec<Option<Choice>> = agents
-                .iter()
-                .enumerate()
-                .map(|(offset, agent)| {
-                    let index = chunk_index * chunk + offset;
-                    shared.grid.nearest_bodies(
-                        agent.position,
-                        range,
-                        index as u32,
-                        &shared.radii,
-                        shared.largest,
-                        &mut nearest,
-                    );
-                    contacts += nearest
+    let chunks = shared.order.par_chunk_map(pool, chunk, |_, order| {
+        let mut nearest = Nearest::new(settings.neighbours);
+        let mut contacts = 0;
+        let choices: Vec<(u32, Option<Choice>)> = order
+            .iter()
+            .map(|&index| {
+                let agent = &shared.agents[index as usize];
+                shared
+                    .grid
+                    .nearest_bodies(agent.position, range, index, &mut nearest);
+                contacts += nearest
+                    .indices()
+                    .filter(|&other| other > index)
+                    .filter(|&other| in_contact(agent, &shared.agents[other as usize]))
+                    .count();
+                let choice = shared.preferred[index as usize].map(|preferred| {
+                    let neighbours = nearest
                         .indices()
-                        .filter(|&other| (other as usize) > index)
-                        .filter(|&other| in_contact(agent, &shared.agents[other as usize]))
-                        .count();
-                    shared.preferred[index].map(|preferred| {
-                        let neighbours = nearest
-                            .indices()
-                            .map(|other| &shared.agents[other as usize]);
-                        choose_one(
-                            agent,
-                            preferred,
-                            neighbours,
-                            shared.reversing[index],
-                            &params,
-                            mesh,
-                            dt,
-                        )
-                    })
-                })
-                .collect();
-            (choices, contacts)
-        });
+                        .map(|other| &shared.agents[other as usize]);
+                    choose_one(
+                        agent,
+                        preferred,
+                        neighbours,
+                        shared.reversing[index as usize],
+                        &params,
+                        mesh,
+                        dt,
+                    )
+                });
+                (index, choice)
+            })
+            .collect();
+        (choices, contacts)
+    });
     crowd.choices.clear();
+    crowd.choices.resize(crowd.agents.len(), None);
     let mut contacts = 0;
     for (choices, found) in chunks {
-        crowd.choices.extend(choices);
+        for (index, choice) in choices {
+            crowd.choices[index as usize] = choice;
+        }
         contacts += found;
     }
     contacts

@@ -30,11 +30,12 @@ pub(crate) struct Crowd {
     /// What each unit wants; `None` for one that opted out.
     pub preferred: Vec<Option<Preferred>>,
     positions: Vec<Vec2>,
-    /// Each unit's body radius, and the largest: neighbours are found by
-    /// the gap to their bodies, so a tank is seen over a crowd.
-    pub radii: Vec<f32>,
-    pub largest: f32,
+    /// Each unit's body radius: neighbours are found by the gap to their
+    /// bodies, so a tank is seen over a crowd.
+    radii: Vec<f32>,
     pub grid: NeighbourGrid,
+    /// The units' indices cell by cell, the order choices are made in.
+    pub order: Vec<u32>,
     pub choices: Vec<Option<Choice>>,
 }
 
@@ -78,11 +79,10 @@ impl Crowd {
         self.radii.clear();
         self.radii
             .extend(self.agents.iter().map(|agent| agent.body_radius));
-        self.largest = self.radii.iter().copied().fold(0.0, f32::max);
         if self.grid.cell_size() == 0.0 {
             self.grid = NeighbourGrid::new(GRID_CELL);
         }
-        self.grid.rebuild(&self.positions);
+        self.grid.rebuild_bodies(&self.positions, &self.radii);
     }
 
     fn push(&mut self, unit: &UnitView) {

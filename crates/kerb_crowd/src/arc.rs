@@ -4,11 +4,11 @@ use glam::Vec2;
 
 use crate::Choice;
 
-/// Where an arc of `curvature` driven at `speed` from heading `heading`
-/// is after `time`, relative to its start.
+/// Where an arc of `curvature` driven at `speed` from the heading whose
+/// unit vector is `facing` is after `time`, relative to its start.
 #[inline]
-pub(crate) fn arc_offset(speed: f32, curvature: f32, heading: f32, time: f32) -> Vec2 {
-    Vec2::from_angle(heading).rotate(local_offset(speed * time, curvature))
+pub(crate) fn arc_offset(speed: f32, curvature: f32, facing: Vec2, time: f32) -> Vec2 {
+    facing.rotate(local_offset(speed * time, curvature))
 }
 
 /// Turns, in radians, below which an arc's end comes from the series: the
@@ -37,7 +37,12 @@ pub(crate) fn local_offset(distance: f32, curvature: f32) -> Vec2 {
 /// Drives `choice` for `dt` from `position` and `heading` along the exact
 /// arc: the new position and heading.
 pub fn drive(position: Vec2, heading: f32, choice: Choice, dt: f32) -> (Vec2, f32) {
-    let moved = arc_offset(choice.speed, choice.curvature, heading, dt);
+    let moved = arc_offset(
+        choice.speed,
+        choice.curvature,
+        Vec2::from_angle(heading),
+        dt,
+    );
     (
         position + moved,
         heading + choice.curvature * choice.speed * dt,

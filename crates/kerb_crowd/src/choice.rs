@@ -4,9 +4,9 @@
 use glam::Vec2;
 
 use crate::arc::arc_offset;
-use crate::contact::{Piece, in_contact, touches};
+use crate::contact::{Piece, Seen, in_contact, touches};
 use crate::orca::{HalfPlanes, half_plane, solve};
-use crate::{Agent, Preferred};
+use crate::{Agent, MAX_NEIGHBOURS, Preferred};
 
 /// How avoidance looks ahead.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -139,8 +139,15 @@ fn choose_finite<'a>(
     // still slide past each other.
     let reach = |other: &Agent| bodies(other) * (1.0 + margin);
 
-    let velocity = agent.velocity();
+    let facing = Vec2::from_angle(agent.heading);
+    let velocity = facing * agent.speed;
     let mut planes = HalfPlanes::default();
+    // The neighbours near enough to meet within the horizon, with their
+    // velocities, for the half-planes and the contact checks. Past
+    // `MAX_NEIGHBOURS` of them, the checks go back to every neighbour.
+    let mut near = [None; MAX_NEIGHBOURS];
+    let mut count = 0;
+    let mut overflow = false;
     // The largest share of the avoiding this unit does with any neighbour.
     let mut most_share: f32 = 0.0;
     for other in neighbours.clone() {
@@ -151,6 +158,13 @@ fn choose_finite<'a>(
         if between.length_squared() > meets * meets {
             continue;
         }
+        let seen = Seen::new(other);
+        if count < MAX_NEIGHBOURS {
+            near[count] = Some(seen);
+            count += 1;
+        } else {
+            overflow = true;
+        }
         let ours = agent.priority.max(f32::MIN_POSITIVE);
         let theirs = other.priority.max(f32::MIN_POSITIVE);
         let raw_share = theirs / (ours + theirs);
@@ -159,15 +173,21 @@ fn choose_finite<'a>(
         planes.push(half_plane(
             velocity,
             between,
-            other.velocity(),
+            seen.velocity,
             reach,
             horizon,
             dt,
             share,
         ));
     }
+    let near = near[..count].iter().flatten().copied();
     let safe = |speed: f32, curvature: f32| {
-        keeps_clear(agent, speed, curvature, neighbours.clone(), margin, dt)
+        if overflow {
+            let all = neighbours.clone().map(Seen::new);
+            clear_of(agent, facing, speed, curvature, all, margin, dt)
+        } else {
+            clear_of(agent, facing, speed, curvature, near.clone(), margin, dt)
+        }
     };
     let keep = |speed: f32, curvature: f32| Choice {
         speed,
@@ -177,7 +197,7 @@ fn choose_finite<'a>(
 
     // The velocity an arc has, on average, over the steering time.
     let arc_velocity =
-        |speed: f32, curvature: f32| arc_offset(speed, curvature, agent.heading, steer) / steer;
+        |speed: f32, curvature: f32| arc_offset(speed, curvature, facing, steer) / steer;
     let wanted = arc_velocity(preferred.speed, preferred.curvature);
     if planes.worst_violation(wanted) <= 0.0 && safe(preferred.speed, preferred.curvature) {
         return keep(preferred.speed, preferred.curvature);
@@ -204,7 +224,7 @@ fn choose_finite<'a>(
     let candidates = [1.0, 0.5, 0.25].map(|slower| (track * slower, turn(track * slower)));
     for (speed, curvature) in candidates {
         if speed > 0.0
-            && room(agent.position + arc_offset(speed, curvature, agent.heading, look))
+            && room(agent.position + arc_offset(speed, curvature, facing, look))
             && safe(speed, curvature)
         {
             return keep(speed, curvature);
@@ -218,12 +238,11 @@ fn choose_finite<'a>(
         let mut best: Option<(f32, f32)> = None;
         for curvature in [preferred.curvature, 0.0, most_curvature, -most_curvature] {
             let violation =
-                planes.worst_violation(arc_offset(creep, curvature, agent.heading, steer) / steer);
+                planes.worst_violation(arc_offset(creep, curvature, facing, steer) / steer);
             // Its own path was planned clear of walls.
             let own_path = curvature == preferred.curvature;
             if best.is_none_or(|(least, _)| violation < least)
-                && (own_path
-                    || room(agent.position + arc_offset(creep, curvature, agent.heading, look)))
+                && (own_path || room(agent.position + arc_offset(creep, curvature, facing, look)))
                 && safe(creep, curvature)
             {
                 best = Some((violation, curvature));
@@ -251,16 +270,38 @@ pub fn keeps_clear<'a>(
     margin: f32,
     dt: f32,
 ) -> bool {
+    let facing = Vec2::from_angle(agent.heading);
+    clear_of(
+        agent,
+        facing,
+        speed,
+        curvature,
+        neighbours.map(Seen::new),
+        margin,
+        dt,
+    )
+}
+
+/// [`keeps_clear`] for a unit facing `facing`, among neighbours whose
+/// velocities are known.
+fn clear_of<'a>(
+    agent: &Agent,
+    facing: Vec2,
+    speed: f32,
+    curvature: f32,
+    neighbours: impl Iterator<Item = Seen<'a>>,
+    margin: f32,
+    dt: f32,
+) -> bool {
     let dt = dt.max(f32::MIN_POSITIVE);
     // Pieces short enough that each is near its chord (the arc leaves a
     // chord turning 0.1 rad by under 1.3% of its length).
     let turned = (curvature * speed * dt).abs();
     let pieces = ((turned / PIECE_TURN).ceil() as usize).clamp(1, MAX_PIECES);
     let duration = dt / pieces as f32;
-    let heading = agent.heading;
     let piece = |index: usize| Piece {
-        from: arc_offset(speed, curvature, heading, duration * index as f32),
-        to: arc_offset(speed, curvature, heading, duration * (index + 1) as f32),
+        from: arc_offset(speed, curvature, facing, duration * index as f32),
+        to: arc_offset(speed, curvature, facing, duration * (index + 1) as f32),
         start: duration * index as f32,
         duration,
     };
@@ -269,8 +310,8 @@ pub fn keeps_clear<'a>(
     let first = piece(0);
     let mut neighbours = neighbours;
     !neighbours.any(|other| {
-        let bodies = agent.body_radius + other.body_radius;
-        let already_in = agent.priority <= other.priority && in_contact(agent, other);
+        let bodies = agent.body_radius + other.agent.body_radius;
+        let already_in = agent.priority <= other.agent.priority && in_contact(agent, other.agent);
         let reach = bodies * (1.0 + 0.5 * margin.max(0.0));
         !already_in
             && (touches(agent, other, first, reach, bodies)

@@ -18,14 +18,33 @@ pub(crate) struct Piece {
     pub duration: f32,
 }
 
+/// A neighbour with its velocity, worked out once for all the checks of a
+/// choice.
+#[derive(Clone, Copy)]
+pub(crate) struct Seen<'a> {
+    pub agent: &'a Agent,
+    pub velocity: Vec2,
+}
+
+impl<'a> Seen<'a> {
+    #[inline]
+    pub fn new(agent: &'a Agent) -> Self {
+        Self {
+            agent,
+            velocity: agent.velocity(),
+        }
+    }
+}
+
 /// Whether `agent`, moving along `piece`, comes within `reach` of `other`
 /// on its present course. Bodies within reach already may move closer, to
 /// turn away or slide past, by half the room left to `inner` (the bodies
 /// themselves), and not closer at all once within that.
 #[inline]
-pub(crate) fn touches(agent: &Agent, other: &Agent, piece: Piece, reach: f32, inner: f32) -> bool {
+pub(crate) fn touches(agent: &Agent, other: Seen, piece: Piece, reach: f32, inner: f32) -> bool {
     let ours = (piece.to - piece.from) / piece.duration;
-    let theirs = other.velocity();
+    let theirs = other.velocity;
+    let other = other.agent;
     // Where the other is at the piece's start, relative to the unit, if
     // it moves at `velocity` from where it is now.
     let between =

@@ -4,6 +4,14 @@ use glam::Vec2;
 
 use crate::Nearest;
 
+/// A unit as the grid holds it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    position: Vec2,
+    radius: f32,
+    index: u32,
+}
+
 /// A uniform grid of the units' positions for neighbour queries.
 ///
 /// [`NeighbourGrid::rebuild`] sorts the units into cells by counting sort:
@@ -18,8 +26,11 @@ pub struct NeighbourGrid {
     rows: i32,
     /// Units of cell `c` are `entries[starts[c]..starts[c + 1]]`.
     starts: Vec<u32>,
-    /// Position and index of each unit, in cell order.
-    entries: Vec<(Vec2, u32)>,
+    /// Each unit in cell order: where it is, its body's radius and its
+    /// index. Radii sit beside positions so that a query reads one array.
+    entries: Vec<Entry>,
+    /// The largest body radius sorted in.
+    largest: f32,
     /// Scratch: each unit's cell, or `u32::MAX` for none.
     cell_of: Vec<u32>,
 }
@@ -47,8 +58,25 @@ impl NeighbourGrid {
         self.cell_size
     }
 
-    /// Sorts `positions` (indexed by unit) into the grid.
+    /// Sorts `positions` (indexed by unit) into the grid, as points: for
+    /// [`NeighbourGrid::nearest`].
     pub fn rebuild(&mut self, positions: &[Vec2]) {
+        self.rebuild_bodies(positions, &[]);
+    }
+
+    /// Sorts units into the grid with the radii of their bodies (indexed
+    /// as `positions`; missing, negative or non-finite radii count as 0),
+    /// for [`NeighbourGrid::nearest_bodies`].
+    pub fn rebuild_bodies(&mut self, positions: &[Vec2], radii: &[f32]) {
+        let radius = |index: usize| {
+            radii
+                .get(index)
+                .copied()
+                .filter(|r| r.is_finite())
+                .unwrap_or(0.0)
+                .max(0.0)
+        };
+        self.largest = (0..positions.len()).map(radius).fold(0.0, f32::max);
         let (min, max) = positions
             .iter()
             .filter(|p| p.is_finite())
@@ -89,7 +117,7 @@ impl NeighbourGrid {
             self.starts[cell + 1] += self.starts[cell];
         }
         let placed = self.starts[cells] as usize;
-        self.entries.resize(placed, (Vec2::ZERO, 0));
+        self.entries.resize(placed, Entry::default());
         // Filling each cell from its end leaves its units in index order.
         for (index, &cell) in self.cell_of.iter().enumerate().rev() {
             if cell == u32::MAX {
@@ -97,7 +125,11 @@ impl NeighbourGrid {
             }
             let end = &mut self.starts[cell as usize + 1];
             *end -= 1;
-            self.entries[*end as usize] = (positions[index], index as u32);
+            self.entries[*end as usize] = Entry {
+                position: positions[index],
+                radius: radius(index),
+                index: index as u32,
+            };
         }
         // Each end was moved back to its cell's start: shift them back.
         self.starts.rotate_left(1);
@@ -113,44 +145,50 @@ impl NeighbourGrid {
         )
     }
 
+    /// The units' indices in the order the grid holds them, cell by cell:
+    /// queries for units in this order find their neighbours in memory
+    /// the last query touched.
+    pub fn order(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
+        self.entries.iter().map(|entry| entry.index)
+    }
+
     /// Fills `nearest` with the units within `range` of `p`, nearest first,
     /// leaving out unit `exclude` (the asking unit itself). Cells are
     /// searched in rings round `p`'s, and the search stops once no cell
     /// left can hold anything nearer than what has been found.
     pub fn nearest(&self, p: Vec2, range: f32, exclude: u32, nearest: &mut Nearest) {
-        self.search(p, range, exclude, 0.0, nearest, |q, _| {
-            q.distance_squared(p)
+        self.search(p, range, exclude, 0.0, nearest, |distance_sq, _, _| {
+            Some(distance_sq)
         });
     }
 
     /// As [`NeighbourGrid::nearest`], but near by the gap to each unit's
-    /// body (`radii`, by index, at most `largest`), not to its centre: a
-    /// tank whose centre is further off than a ring of pedestrians', but
-    /// whose side is nearer, is among the nearest.
-    pub fn nearest_bodies(
-        &self,
-        p: Vec2,
-        range: f32,
-        exclude: u32,
-        radii: &[f32],
-        largest: f32,
-        nearest: &mut Nearest,
-    ) {
-        let largest = if largest.is_finite() {
-            largest.max(0.0)
-        } else {
-            0.0
-        };
-        self.search(p, range, exclude, largest, nearest, |q, index| {
-            let radius = radii.get(index as usize).copied().unwrap_or(0.0);
-            let gap = (q.distance(p) - radius.clamp(0.0, largest)).max(0.0);
-            gap * gap
-        });
+    /// body (the radii given to [`NeighbourGrid::rebuild_bodies`]), not to
+    /// its centre: a tank whose centre is further off than a ring of
+    /// pedestrians', but whose side is nearer, is among the nearest.
+    pub fn nearest_bodies(&self, p: Vec2, range: f32, exclude: u32, nearest: &mut Nearest) {
+        self.search(
+            p,
+            range,
+            exclude,
+            self.largest,
+            nearest,
+            |distance_sq, radius, cut| {
+                // Beyond the cut by centre less radius: no square root.
+                let far = cut + radius;
+                (distance_sq <= far * far).then(|| {
+                    let gap = (distance_sq.sqrt() - radius).max(0.0);
+                    gap * gap
+                })
+            },
+        );
     }
 
-    /// The ring search behind both queries: `key` is a unit's squared
-    /// distance for ranking, never more than its centre's and never less
-    /// than its centre's less `slack`.
+    /// The ring search behind both queries: `key` ranks a unit by its
+    /// squared centre distance and radius, never more than its centre's
+    /// squared distance and never less than its centre's less `slack`.
+    /// It may answer `None` for a unit it can tell is further than `cut`
+    /// (the range, or the farthest kept once `nearest` is full).
     fn search(
         &self,
         p: Vec2,
@@ -158,7 +196,7 @@ impl NeighbourGrid {
         exclude: u32,
         slack: f32,
         nearest: &mut Nearest,
-        key: impl Fn(Vec2, u32) -> f32,
+        key: impl Fn(f32, f32, f32) -> Option<f32>,
     ) {
         nearest.clear();
         if self.columns == 0 || !p.is_finite() || range.is_nan() || range < 0.0 {
@@ -166,15 +204,22 @@ impl NeighbourGrid {
         }
         let range_sq = range * range;
         let (column, row) = self.cell_coords(p);
-        let scan = |nearest: &mut Nearest, first_column: i32, last_column: i32, row: i32| {
+        let cut_of =
+            |nearest: &Nearest| nearest.full_at().map_or(range, |far| far.sqrt().min(range));
+        let mut cut = cut_of(nearest);
+        let mut scan = |nearest: &mut Nearest, first_column: i32, last_column: i32, row: i32| {
             let first = (row * self.columns + first_column) as usize;
             let last = (row * self.columns + last_column) as usize;
             // A row of cells is one run of entries.
             let run = self.starts[first] as usize..self.starts[last + 1] as usize;
-            for &(q, index) in &self.entries[run] {
-                let distance_sq = key(q, index);
-                if distance_sq <= range_sq && index != exclude {
-                    nearest.offer(distance_sq, index);
+            for entry in &self.entries[run] {
+                let Some(distance_sq) = key(entry.position.distance_squared(p), entry.radius, cut)
+                else {
+                    continue;
+                };
+                if distance_sq <= range_sq && entry.index != exclude {
+                    nearest.offer(distance_sq, entry.index);
+                    cut = cut_of(nearest);
                 }
             }
         };
@@ -263,11 +308,11 @@ mod tests {
                 .map(|i| if i % 10 == 0 { 2.5 } else { 0.3 })
                 .collect();
             let mut grid = NeighbourGrid::new(cell);
-            grid.rebuild(&positions);
+            grid.rebuild_bodies(&positions, &radii);
             let mut nearest = Nearest::new(8);
             for i in 0..count.min(200) {
                 let p = positions[i];
-                grid.nearest_bodies(p, 6.0, i as u32, &radii, 2.5, &mut nearest);
+                grid.nearest_bodies(p, 6.0, i as u32, &mut nearest);
                 let found: Vec<u32> = nearest.indices().collect();
                 let mut all: Vec<(f32, u32)> = positions
                     .iter()
@@ -293,9 +338,9 @@ mod tests {
         let mut radii = vec![0.3; 8];
         radii.extend([2.5, 0.3]);
         let mut grid = NeighbourGrid::new(2.0);
-        grid.rebuild(&positions);
+        grid.rebuild_bodies(&positions, &radii);
         let mut nearest = Nearest::new(8);
-        grid.nearest_bodies(Vec2::ZERO, 10.0, 9, &radii, 2.5, &mut nearest);
+        grid.nearest_bodies(Vec2::ZERO, 10.0, 9, &mut nearest);
         assert!(nearest.indices().any(|index| index == 8));
         grid.nearest(Vec2::ZERO, 10.0, 9, &mut nearest);
         assert!(nearest.indices().all(|index| index != 8));
