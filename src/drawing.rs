@@ -77,14 +77,14 @@ pub(crate) fn draw_between_ticks(
                         .then_some(ahead)
                 };
                 // A unit making way for others goes on along the arc it
-                // chose; one backing up keeps to its path, slower or not at
-                // all. Only a unit with a choice needs its gear looked at.
+                // chose; one backing up, or heavy among a crowd, keeps to its
+                // path, slower or not at all. Only a unit with a choice needs its gear looked at.
                 let in_reverse = avoiding.choice().is_some() && motion.in_reverse();
-                let making_way = avoiding.choice().filter(|_| !in_reverse);
+                let making_way = avoiding.swerve(in_reverse);
                 // Only a unit where its path put it is drawn ahead on the
                 // path: one pushed off it by a wall, standing, or waiting for
                 // a plan is drawn where it is.
-                let backing_share = avoiding.backing_share(in_reverse, speed.0);
+                let path_share = avoiding.path_share(in_reverse, speed.0);
                 let driving = intent.pending == Pending::Nothing
                     && motion.is_moving()
                     && !avoiding.is_off_path()
@@ -94,7 +94,7 @@ pub(crate) fn draw_between_ticks(
                     let (position, heading) =
                         kerb_crowd::drive(pose.position, pose.heading, choice, ahead_time);
                     on_mesh(UnitPose { position, heading })
-                } else if driving && let Some(share) = backing_share {
+                } else if driving && let Some(share) = path_share {
                     let reverse_speed = reverse_gear.map_or(speed.0, |gear| gear.speed);
                     let ahead =
                         motion.travelled_after(speed.0 * share, reverse_speed * share, ahead_time);

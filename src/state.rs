@@ -263,4 +263,9 @@ pub enum Pending {
     NewTarget,
     /// The goal is set; a path must be planned to it.
     Plan,
+    /// Avoidance, or a wall it was pushed against, took the unit off its
+    /// path: a path must be planned back to its goal from where it was
+    /// left, backing out of that spot if it cannot turn onto its way from
+    /// there.
+    Rejoin,
 }

@@ -138,6 +138,11 @@ fn the_towns_crowd_keeps_clear() {
 struct Crossing {
     units: Vec<(Entity, f32)>,
     arrived_at: Vec<Option<f32>>,
+    /// Where the [`Arrived`] messages have been read to: a unit that gave
+    /// up ([`Blocked`]) loses its destination too, but has not arrived.
+    arrivals: bevy::ecs::message::MessageCursor<Arrived>,
+    /// Units that gave up on their destination.
+    gave_up: usize,
 }
 
 impl Crossing {
@@ -158,13 +163,31 @@ impl Crossing {
         self.arrived_at.push(None);
     }
 
-    /// Notes who has arrived by `time`.
+    /// Notes who has arrived by `time`, and who gave up.
     fn check(&mut self, app: &App, time: f32) {
-        for ((unit, _), at) in self.units.iter().zip(&mut self.arrived_at) {
-            if at.is_none() && app.world().get::<Destination>(*unit).is_none() {
-                *at = Some(time);
+        let arrived = app.world().resource::<Messages<Arrived>>();
+        for message in self.arrivals.read(arrived) {
+            if let Some(index) = self
+                .units
+                .iter()
+                .position(|(unit, _)| *unit == message.entity)
+            {
+                self.arrived_at[index].get_or_insert(time);
             }
         }
+        self.gave_up = self
+            .units
+            .iter()
+            .zip(&self.arrived_at)
+            .filter(|((unit, _), at)| {
+                at.is_none() && app.world().get::<Destination>(*unit).is_none()
+            })
+            .count();
+    }
+
+    /// Whether every unit has arrived or given up.
+    fn done(&self) -> bool {
+        self.arrived_at.iter().filter(|at| at.is_none()).count() == self.gave_up
     }
 
     /// Units that arrived within twice their time alone.
@@ -191,6 +214,8 @@ fn cross(
     let mut crossing = Crossing {
         units: Vec::new(),
         arrived_at: Vec::new(),
+        arrivals: default(),
+        gave_up: 0,
     };
     spawn(&mut app, &mut crossing);
     let mut tally = Tally::default();
@@ -199,7 +224,7 @@ fn cross(
         app.update();
         count_contacts(&mut app, &mut tally, &mut grid);
         crossing.check(&app, (tick + 1) as f32 / HZ as f32);
-        if crossing.arrived_at.iter().all(Option::is_some) {
+        if crossing.done() {
             break;
         }
     }
@@ -217,19 +242,20 @@ fn crossing_off_and_on(
     let (off, _) = cross(world(), false, 400, &spawn);
     let (on, crossing) = cross(world(), true, 400, &spawn);
     println!(
-        "{name}: off {:.1} contact-s; on {:.2} contact-s, {} of {} within 2x alone",
+        "{name}: off {:.1} contact-s; on {:.2} contact-s, {} of {} within 2x alone, {} gave up",
         off.contact_seconds,
         on.contact_seconds,
         crossing.in_time(),
-        crossing.units.len()
+        crossing.units.len(),
+        crossing.gave_up
     );
     (off.contact_seconds, on.contact_seconds, crossing)
 }
 
 /// Scenario 1: RVO2's "Circle", 250 pedestrians evenly spaced on a circle
 /// of 50 m in an open square, each sent to the opposite point: no contacts.
-/// (#21 also asks that all arrive within twice the time alone; 116 of 250
-/// do, and the test holds at least 100.)
+/// Nobody gives up. (#21 also asks that all arrive within twice the time
+/// alone; 247 of 250 do, and the test holds at least 230.)
 #[test]
 fn circle_swap_in_a_square() {
     let square = || grid_world(60, 60, 2.0, |_, _| false).validate().unwrap();
@@ -247,13 +273,14 @@ fn circle_swap_in_a_square() {
     });
     assert!(off > 100.0);
     assert_eq!(on, 0.0);
-    assert!(crossing.in_time() >= 100, "{}", crossing.in_time());
+    assert_eq!(crossing.gave_up, 0);
+    assert!(crossing.in_time() >= 230, "{}", crossing.in_time());
 }
 
 /// Scenario 2: two groups of 100 pedestrians walk in opposite directions
-/// along a street 12 m wide and 200 m long: no contacts. (#21 also asks
-/// that all arrive within twice the time alone; 140 of 200 do, and the
-/// test holds at least 120.)
+/// along a street 12 m wide and 200 m long: no contacts, and nobody gives
+/// up. (#21 also asks that all arrive within twice the time alone; 124 of
+/// 200 do, and the test holds at least 110.)
 #[test]
 fn counterflow_along_a_street() {
     let street = || grid_world(100, 6, 2.0, |_, _| false).validate().unwrap();
@@ -274,13 +301,15 @@ fn counterflow_along_a_street() {
     });
     assert!(off > 100.0);
     assert_eq!(on, 0.0);
-    assert!(crossing.in_time() >= 120, "{}", crossing.in_time());
+    assert_eq!(crossing.gave_up, 0);
+    assert!(crossing.in_time() >= 110, "{}", crossing.in_time());
 }
 
 /// Scenario 3: four groups of 50 cross one crossroads (two streets 12 m
 /// wide, arms 60 m long), one group from each side, each to the opposite
-/// arm: no contacts. (#21 also asks that all arrive within twice the time
-/// alone; 91 of 200 do, and the test holds at least 75.)
+/// arm: no contacts, and nobody gives up. (#21 also asks that all arrive
+/// within twice the time alone; 125 of 200 do, and the test holds at least
+/// 110.)
 #[test]
 fn four_groups_cross_a_junction() {
     // 66 cells of 2 m a side: the streets are the middle six rows and
@@ -306,13 +335,13 @@ fn four_groups_cross_a_junction() {
     });
     assert!(off > 100.0);
     assert_eq!(on, 0.0);
-    assert!(crossing.in_time() >= 75, "{}", crossing.in_time());
+    assert_eq!(crossing.gave_up, 0);
+    assert!(crossing.in_time() >= 110, "{}", crossing.in_time());
 }
 
 /// Scenario 4: a tank follows a route across a plaza where 200 pedestrians
-/// wander, and arrives within twice its time alone. #21 asks that it never
-/// touch one; it still does, for about a second in two minutes, against a
-/// minute and a half without avoidance.
+/// wander: it never touches one (against a minute and a half of contact
+/// without avoidance), and arrives within twice its time alone.
 #[test]
 fn a_tank_crosses_a_plaza_of_wanderers() {
     let run = |avoid: bool| {
@@ -331,7 +360,24 @@ fn a_tank_crosses_a_plaza_of_wanderers() {
             app.update();
         }
         let tank = UnitPreset::TANK;
-        let (from, to) = (Vec2::new(4.0, 40.0), Vec2::new(76.0, 40.0));
+        // Spawned where no one stands: a tank dropped onto a pedestrian is
+        // in contact before avoidance has had a tick.
+        let mut bodies = app.world_mut().query::<&UnitPose>();
+        let standing: Vec<Vec2> = bodies.iter(app.world()).map(|pose| pose.position).collect();
+        let clear = |p: &Vec2| {
+            let reach = tank.body_radius + UnitPreset::PEDESTRIAN.body_radius + 0.5;
+            standing.iter().all(|q| q.distance(*p) > reach)
+        };
+        let from = (0..40)
+            .map(|step| {
+                Vec2::new(
+                    4.0,
+                    40.0 + if step % 2 == 0 { 1.0 } else { -1.0 } * (step / 2) as f32,
+                )
+            })
+            .find(clear)
+            .expect("a clear spot on the plaza's west side");
+        let to = Vec2::new(76.0, 40.0);
         let unit = app
             .world_mut()
             .spawn((
@@ -348,6 +394,12 @@ fn a_tank_crosses_a_plaza_of_wanderers() {
             app.update();
             count_contacts(&mut app, &mut tally, &mut grid);
             if arrived.is_none() && app.world().get::<Destination>(unit).is_none() {
+                // It loses its destination on giving up too: only at the
+                // goal has it arrived.
+                let at = app.world().get::<UnitPose>(unit).map(|pose| pose.position);
+                if at.is_none_or(|at| at.distance(to) > 1.0) {
+                    break;
+                }
                 arrived = Some((tick + 1) as f32 / HZ as f32);
             }
         }
@@ -360,6 +412,6 @@ fn a_tank_crosses_a_plaza_of_wanderers() {
         off.tank_contact_seconds, on.tank_contact_seconds
     );
     assert!(off.tank_contact_seconds > 10.0);
-    assert!(on.tank_contact_seconds * 20.0 < off.tank_contact_seconds);
+    assert_eq!(on.tank_contact_seconds, 0.0);
     assert!(arrived.is_some_and(|at| at <= 2.0 * alone));
 }

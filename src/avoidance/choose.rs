@@ -208,5 +208,9 @@ fn choose_one<'a>(
         };
     }
     let room = |p: Vec2| mesh.is_some_and(|mesh| mesh.has_room(p, agent.body_radius));
-    choose_within(agent, preferred, neighbours, params, dt, room)
+    // The nearest wall within reach of the wall horizon.
+    let reach = agent.body_radius + agent.max_speed * params.wall_horizon;
+    let wall = mesh.and_then(|mesh| mesh.nearest_wall_point(agent.position, reach));
+    let walls = wall.as_slice();
+    choose_within(agent, preferred, neighbours, params, dt, walls, room)
 }

@@ -78,6 +78,9 @@ pub struct Avoiding {
     #[reflect(ignore)]
     pub(crate) choice: Option<Choice>,
     pub(crate) off_path: bool,
+    /// Whether the choice keeps to the path's curvature: the unit goes on
+    /// along its path, only slower (a tank waiting for a crowd to part).
+    pub(crate) along_path: bool,
     /// Ticks in a row that avoidance has held the unit still while it
     /// wanted to move.
     pub(crate) held: u16,
@@ -90,12 +93,18 @@ impl Avoiding {
         self.choice.filter(|choice| choice.avoiding)
     }
 
-    /// For a unit backing up (`in_reverse`) at top speed `top`: the share of
-    /// its speed avoidance lets it back along its path at this tick, or
-    /// `None` when it must wait. Any other unit goes at its full speed.
-    pub(crate) fn backing_share(&self, in_reverse: bool, top: f32) -> Option<f32> {
+    /// The arc a unit making way drives off its path this tick, if any: not
+    /// for one backing up (`in_reverse`) or one keeping to its path slower.
+    pub(crate) fn swerve(&self, in_reverse: bool) -> Option<Choice> {
+        self.choice().filter(|_| !in_reverse && !self.along_path)
+    }
+
+    /// For a unit at top speed `top` that keeps to its path (all but one
+    /// that swerves): the share of its speed avoidance lets it go along
+    /// the path at this tick, or `None` when it must wait.
+    pub(crate) fn path_share(&self, in_reverse: bool, top: f32) -> Option<f32> {
         match self.choice() {
-            Some(choice) if in_reverse => {
+            Some(choice) if in_reverse || self.along_path => {
                 (choice.speed > 0.0 && top > 0.0).then(|| (choice.speed / top).min(1.0))
             }
             _ => Some(1.0),

@@ -60,6 +60,14 @@ pub(super) fn land(
         if unit.avoiding.choice != choice {
             unit.avoiding.choice = choice;
         }
+        // Keeping the path's curvature, only slower: on along the path.
+        let along_path = match (choice, preferred) {
+            (Some(choice), Some(preferred)) => choice.curvature == preferred.curvature,
+            _ => false,
+        };
+        if unit.avoiding.along_path != along_path {
+            unit.avoiding.along_path = along_path;
+        }
         return;
     }
     let step_back = if unit.motion.is_reversing() {
@@ -79,7 +87,7 @@ pub(super) fn land(
         unit.motion.reversing = false;
         unit.intent.desired = *unit.pose;
         if unit.motion.goal != Goal::None {
-            unit.intent.pending = Pending::Plan;
+            unit.intent.pending = Pending::Rejoin;
         } else if unit.wanders {
             unit.intent.pending = Pending::NewTarget;
         }

@@ -60,12 +60,13 @@ pub(crate) fn advance_along_paths(
                 // Whether a unit is backing up matters only to one avoidance
                 // has a choice for: most units skip looking at their gear.
                 let in_reverse = avoiding.choice().is_some() && motion.in_reverse();
-                // Backing up towards someone: slower along the path, or wait.
-                let Some(backing_share) = avoiding.backing_share(in_reverse, speed.0) else {
+                // Backing up towards someone, or heavy among a crowd: slower
+                // along the path, or wait.
+                let Some(path_share) = avoiding.path_share(in_reverse, speed.0) else {
                     intent.desired = *pose;
                     return;
                 };
-                if let Some(choice) = avoiding.choice().filter(|_| !in_reverse) {
+                if let Some(choice) = avoiding.swerve(in_reverse) {
                     let (position, heading) =
                         kerb_crowd::drive(pose.position, pose.heading, choice, dt);
                     intent.desired = UnitPose { position, heading };
@@ -80,7 +81,7 @@ pub(crate) fn advance_along_paths(
                     intent.desired = *pose;
                     motion.stand_at(*pose);
                     if has_destination && motion.goal != Goal::None {
-                        intent.pending = Pending::Plan;
+                        intent.pending = Pending::Rejoin;
                     } else if wanders {
                         intent.pending = Pending::NewTarget;
                     }
@@ -98,11 +99,8 @@ pub(crate) fn advance_along_paths(
                     return;
                 }
                 let reverse_speed = reverse_gear.map_or(speed.0, |gear| gear.speed);
-                let mut travelled = motion.travelled_after(
-                    speed.0 * backing_share,
-                    reverse_speed * backing_share,
-                    dt,
-                );
+                let mut travelled =
+                    motion.travelled_after(speed.0 * path_share, reverse_speed * path_share, dt);
                 // A step backed out of a jam is not a leg of the route.
                 while travelled > motion.path.length()
                     && !motion.reversing
@@ -133,8 +131,8 @@ pub(crate) fn advance_along_paths(
                         followed.clear();
                     }
                     if backed_up && has_destination {
-                        // Turned round: now the way on can be planned.
-                        intent.pending = Pending::Plan;
+                        // Backed out of a jam: now the way on can be planned.
+                        intent.pending = Pending::Rejoin;
                     } else if has_destination {
                         motion.goal = Goal::None;
                         arrived.borrow_local_mut().push(entity);

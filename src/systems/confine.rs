@@ -47,7 +47,7 @@ pub(crate) fn confine_to_navmesh(
                         intent.pending = if wanders {
                             Pending::NewTarget
                         } else {
-                            Pending::Plan
+                            Pending::Rejoin
                         };
                     }
                     // Compared first: writing would mark the location changed.

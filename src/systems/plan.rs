@@ -118,7 +118,8 @@ pub(crate) fn plan_paths(
         .batching_strategy(small_batches())
         .for_each(|(entity, intent, location, wanders, has_destination)| {
             let needs_target = intent.pending == Pending::NewTarget && wanders && !has_destination;
-            if (intent.pending == Pending::Plan || needs_target) && location.polygon.is_some() {
+            let needs_plan = matches!(intent.pending, Pending::Plan | Pending::Rejoin);
+            if (needs_plan || needs_target) && location.polygon.is_some() {
                 needing_found.borrow_local_mut().push(entity);
             }
         });
@@ -153,6 +154,7 @@ pub(crate) fn plan_paths(
                     motion.goal = Goal::Point(target);
                     intent.pending = Pending::Plan;
                 }
+                let rejoining = intent.pending == Pending::Rejoin;
                 planned.fetch_add(1, Ordering::Relaxed);
                 let start = pose.to_pose();
                 let goal = match motion.goal {
@@ -170,7 +172,10 @@ pub(crate) fn plan_paths(
                         clearances,
                         reverse_cost,
                     };
-                    plan_to(mesh, start, polygon, goal, gears, may_route)
+                    // Reversing is opt-in, but one the crowd left where it
+                    // cannot turn onto its way backs out of it.
+                    let may_back_out = rejoining && has_destination;
+                    plan_from(mesh, start, polygon, goal, gears, may_route, may_back_out)
                 });
                 intent.desired = *pose;
                 intent.pending = Pending::Nothing;
@@ -197,6 +202,7 @@ pub(crate) fn plan_paths(
                         motion.back_along(path);
                         motion.blocked_streak = 0;
                     }
+
                     Planned::Blocked(why) => {
                         motion.stop_blocked(start);
                         if let Some(followed) = followed.as_mut() {
@@ -236,6 +242,19 @@ pub(crate) fn plan_paths(
     }
 }
 
+/// What a metre in reverse costs a unit without a [`ReverseGear`] that
+/// must back out of where it stands to get on its way: dear, so that it
+/// backs no more than it must.
+const ESCAPE_REVERSE_COST: f32 = 4.0;
+
+/// Whether backing up could help a plan that found no way: the unit cannot
+/// turn onto a path from where it stands. A goal off the
+/// mesh, on an island or beyond a gap too narrow is there wherever it
+/// stands.
+fn start_may_be_the_trouble(why: Option<RouteError>) -> bool {
+    matches!(why, None | Some(RouteError::Undrivable { .. }))
+}
+
 type PlanningData = (
     Entity,
     &'static UnitPose,
@@ -265,6 +284,40 @@ enum Planned {
     Route(Route),
     /// No way found; for a route, why.
     Blocked(Option<RouteError>),
+}
+
+/// [`plan_to`], and where it finds no way and `may_back_out`: a unit that
+/// the crowd left where it cannot turn onto its way (pressed against a
+/// wall) backs out of it, as it backs out of a jam, rather than give up.
+fn plan_from(
+    mesh: &NavMesh,
+    start: Pose,
+    polygon: PolygonId,
+    goal: RouteGoal,
+    gears: Gears,
+    may_route: bool,
+    may_back_out: bool,
+) -> Planned {
+    match plan_to(mesh, start, polygon, goal, gears, may_route) {
+        Planned::Blocked(why)
+            if may_back_out && gears.reverse_cost.is_none() && start_may_be_the_trouble(why) =>
+        {
+            // A start closer to a wall than the route's clearance breaks it
+            // wherever the route goes.
+            let clearances = gears.clearances;
+            let room = mesh.distance_to_wall(start.position, clearances.route);
+            let escape = Gears {
+                reverse_cost: Some(ESCAPE_REVERSE_COST),
+                clearances: Clearances {
+                    path: clearances.path.min(0.5 * room),
+                    route: clearances.route.min(0.5 * room),
+                },
+                ..gears
+            };
+            plan_to(mesh, start, polygon, goal, escape, may_route)
+        }
+        plan => plan,
+    }
 }
 
 /// The way from `start` (in `polygon`) to `goal`: one walkable turning path
@@ -339,5 +392,83 @@ fn cheaper(forward: WalkablePlan, reversing: Option<TurningPath>, cost: f32) -> 
         }
         (_, Some(reversing)) => WalkablePlan::Path(reversing),
         (forward, None) => forward,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use kerb_navmesh::ValidWorld;
+
+    use super::*;
+
+    const TOWN: &str = include_str!("../../assets/worlds/town.world.ron");
+
+    fn forward_only(radius: f32) -> Gears {
+        Gears {
+            radius,
+            clearances: Clearances {
+                path: 0.0,
+                route: ROUTE_CLEARANCE_FLOOR,
+            },
+            reverse_cost: None,
+        }
+    }
+
+    /// A tank left facing the wrong way in a street narrower than its
+    /// turning circle: blocked when it set off like that, backing out of
+    /// it when the crowd left it there.
+    #[test]
+    fn only_a_unit_rejoining_backs_out_of_where_it_stands() {
+        let world = ValidWorld::from_ron(TOWN).unwrap();
+        let mesh = &world.navmesh;
+        let start = Pose::new(Vec2::new(40.0, 6.0), 3.6);
+        let goal = RouteGoal::Point(Vec2::new(66.0, 120.0));
+        let polygon = mesh.locate(start.position).unwrap();
+        let tank = forward_only(11.0);
+        assert!(matches!(
+            plan_from(mesh, start, polygon, goal, tank, true, false),
+            Planned::Blocked(Some(RouteError::Undrivable { .. }))
+        ));
+        let Planned::Route(route) = plan_from(mesh, start, polygon, goal, tank, true, true) else {
+            panic!("no way out");
+        };
+        assert!(route.legs().iter().any(TurningPath::reverses));
+    }
+
+    /// Pedestrians pressed 2 cm from a wall and facing it, all over the
+    /// town: each that cannot set off from there forwards gets out by
+    /// backing, and none of them is blocked by where it stands.
+    #[test]
+    fn a_unit_pressed_against_a_wall_gets_out() {
+        let world = ValidWorld::from_ron(TOWN).unwrap();
+        let mesh = &world.navmesh;
+        let pedestrian = forward_only(0.8);
+        let goal = RouteGoal::Point(mesh.centroid(PolygonId(0)));
+        let mut stuck_forwards = 0;
+        for polygon in mesh.polygon_ids() {
+            let centre = mesh.centroid(polygon);
+            let Some(wall) = mesh.nearest_wall_point(centre, 50.0) else {
+                continue;
+            };
+            let towards = (wall - centre).normalize();
+            let start = Pose::new(wall - towards * 0.02, towards.to_angle());
+            let Some(at) = mesh.locate(start.position) else {
+                continue;
+            };
+            let forwards = plan_from(mesh, start, at, goal, pedestrian, true, false);
+            let Planned::Blocked(why) = forwards else {
+                continue;
+            };
+            if !start_may_be_the_trouble(why) {
+                continue;
+            }
+            stuck_forwards += 1;
+            let out = plan_from(mesh, start, at, goal, pedestrian, true, true);
+            assert!(
+                !matches!(out, Planned::Blocked(why) if start_may_be_the_trouble(why)),
+                "still stuck at {start:?}"
+            );
+        }
+        assert!(stuck_forwards > 10, "{stuck_forwards}");
     }
 }

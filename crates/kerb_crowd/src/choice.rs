@@ -5,7 +5,7 @@ use glam::Vec2;
 
 use crate::arc::arc_offset;
 use crate::contact::{Piece, Seen, in_contact, touches};
-use crate::orca::{HalfPlanes, half_plane, solve};
+use crate::orca::{HalfPlane, HalfPlanes, half_plane, solve};
 use crate::{Agent, MAX_NEIGHBOURS, Preferred};
 
 /// How avoidance looks ahead.
@@ -26,6 +26,10 @@ pub struct AvoidanceParams {
     /// radii, so that rounding and the neighbours' own changes of course
     /// do not make contact.
     pub margin: f32,
+    /// How far ahead, in seconds, a wall counts: a unit making way comes
+    /// no nearer a wall than it could stop short of in this time, so it
+    /// slides along walls rather than turn into them.
+    pub wall_horizon: f32,
 }
 
 impl Default for AvoidanceParams {
@@ -33,8 +37,9 @@ impl Default for AvoidanceParams {
         Self {
             horizon: 2.0,
             steer_time: 0.25,
-            keep_right: 0.1,
+            keep_right: 0.3,
             margin: 0.1,
+            wall_horizon: 1.0,
         }
     }
 }
@@ -54,6 +59,16 @@ pub struct Choice {
 /// The least share of avoiding a unit takes on: a tank still slows for a
 /// pedestrian in its way.
 const MIN_SHARE: f32 = 0.25;
+
+/// A moving unit that does at most this share of the avoiding with each of
+/// its neighbours (a ninth of their priority or less) counts as heavy among
+/// them: it keeps to its path. A settled unit is not heavy among those on
+/// the move: it still steps aside.
+const HEAVY_SHARE: f32 = 0.1;
+
+/// How far ahead, in seconds, a heavy unit makes sure its path keeps
+/// clear: it does not swerve, so those ahead need the time to step aside.
+const HEAVY_LOOK: f32 = 0.5;
 
 /// The speed, as a share of the top speed, at which a blocked unit creeps
 /// on.
@@ -80,20 +95,24 @@ pub fn choose<'a>(
     params: &AvoidanceParams,
     dt: f32,
 ) -> Choice {
-    choose_within(agent, preferred, neighbours, params, dt, |_| true)
+    choose_within(agent, preferred, neighbours, params, dt, &[], |_| true)
 }
 
-/// [`choose`], keeping to where `room` allows: an arc whose point a second
-/// ahead (or the horizon, if shorter) `room` refuses is not tried. The
-/// preferred motion (the unit's own path, planned clear of walls) and
-/// standing still are always allowed. A game passes its walkable area, so
-/// that a unit making way does not steer against a wall.
+/// [`choose`], keeping clear of walls: `walls` are the points of the walls
+/// nearest the unit (the nearest of each wall near enough to matter), which
+/// avoidance keeps its body from as it keeps from other units' (a wall
+/// makes no way), and an arc whose point a second ahead (or the horizon,
+/// if shorter) `room` refuses is not tried. The preferred motion (the
+/// unit's own path, planned clear of walls) and standing still are always
+/// allowed. A game passes its walkable area, so that a unit making way
+/// does not steer against a wall.
 pub fn choose_within<'a>(
     agent: &Agent,
     preferred: Preferred,
     neighbours: impl Iterator<Item = &'a Agent> + Clone,
     params: &AvoidanceParams,
     dt: f32,
+    walls: &[Vec2],
     room: impl Fn(Vec2) -> bool,
 ) -> Choice {
     let still = Choice {
@@ -105,7 +124,8 @@ pub fn choose_within<'a>(
         return still;
     }
     let neighbours = neighbours.filter(|other| other.is_finite());
-    let choice = choose_finite(agent, preferred, neighbours, params, dt, room);
+    let walls = Walls(walls);
+    let choice = choose_finite(agent, preferred, neighbours, params, dt, walls, room);
     // Values far out of range (a speed of 1e30) can still overflow.
     if choice.speed.is_finite() && choice.curvature.is_finite() {
         choice
@@ -114,6 +134,10 @@ pub fn choose_within<'a>(
     }
 }
 
+/// Points of the walls near a unit.
+#[derive(Clone, Copy)]
+struct Walls<'a>(&'a [Vec2]);
+
 /// [`choose_within`] for a unit and neighbours whose values are finite.
 fn choose_finite<'a>(
     agent: &Agent,
@@ -121,6 +145,7 @@ fn choose_finite<'a>(
     neighbours: impl Iterator<Item = &'a Agent> + Clone,
     params: &AvoidanceParams,
     dt: f32,
+    walls: Walls,
     room: impl Fn(Vec2) -> bool,
 ) -> Choice {
     let most_curvature = 1.0 / agent.turn_radius.max(f32::MIN_POSITIVE);
@@ -142,6 +167,24 @@ fn choose_finite<'a>(
     let facing = Vec2::from_angle(agent.heading);
     let velocity = facing * agent.speed;
     let mut planes = HalfPlanes::default();
+    // Walls first, as RVO2 puts its obstacles: each allows no velocity
+    // towards it faster than would close the gap to the body within the
+    // wall horizon. A body already over a wall may still move along it.
+    let wall_horizon = params.wall_horizon.max(dt);
+    for &wall in walls.0.iter().filter(|wall| wall.is_finite()) {
+        let towards = wall - agent.position;
+        let distance = towards.length();
+        if distance <= f32::MIN_POSITIVE || distance > agent.body_radius + top * wall_horizon {
+            continue;
+        }
+        let normal = towards / distance;
+        let gap = (distance - agent.body_radius).max(0.0);
+        planes.push(HalfPlane {
+            point: normal * (gap / wall_horizon),
+            direction: normal.perp(),
+        });
+    }
+    let wall_planes = planes.as_slice().len();
     // The neighbours near enough to meet within the horizon, with their
     // velocities, for the half-planes and the contact checks. Past
     // `MAX_NEIGHBOURS` of them, the checks go back to every neighbour.
@@ -181,14 +224,15 @@ fn choose_finite<'a>(
         ));
     }
     let near = near[..count].iter().flatten().copied();
-    let safe = |speed: f32, curvature: f32| {
+    let safe_for = |speed: f32, curvature: f32, look: f32| {
         if overflow {
             let all = neighbours.clone().map(Seen::new);
-            clear_of(agent, facing, speed, curvature, all, margin, dt)
+            clear_of(agent, facing, speed, curvature, all, margin, look)
         } else {
-            clear_of(agent, facing, speed, curvature, near.clone(), margin, dt)
+            clear_of(agent, facing, speed, curvature, near.clone(), margin, look)
         }
     };
+    let safe = |speed: f32, curvature: f32| safe_for(speed, curvature, dt);
     let keep = |speed: f32, curvature: f32| Choice {
         speed,
         curvature,
@@ -199,8 +243,26 @@ fn choose_finite<'a>(
     let arc_velocity =
         |speed: f32, curvature: f32| arc_offset(speed, curvature, facing, steer) / steer;
     let wanted = arc_velocity(preferred.speed, preferred.curvature);
-    if planes.worst_violation(wanted) <= 0.0 && safe(preferred.speed, preferred.curvature) {
+    // Its own path was planned clear of walls: only the neighbours judge it.
+    let among_neighbours = planes.as_slice()[wall_planes..]
+        .iter()
+        .fold(f32::NEG_INFINITY, |worst, plane| {
+            worst.max(plane.violation(wanted))
+        });
+    if among_neighbours <= 0.0 && safe(preferred.speed, preferred.curvature) {
         return keep(preferred.speed, preferred.curvature);
+    }
+    // A unit far heavier than every neighbour (a tank among pedestrians)
+    // keeps to its path and only slows, or stops, for those in its way:
+    // they make way for it, and it never swerves off on a loop.
+    if most_share <= HEAVY_SHARE && preferred.speed > 0.0 {
+        let look = dt.max(HEAVY_LOOK);
+        let speed = [1.0, 0.5, 0.25, CREEP]
+            .iter()
+            .map(|share| preferred.speed * share)
+            .find(|&speed| safe_for(speed, preferred.curvature, look))
+            .unwrap_or(0.0);
+        return keep(speed, preferred.curvature);
     }
     // Keeping right is for meetings of equals: a unit the others make way
     // for (a tank among pedestrians) keeps its line.

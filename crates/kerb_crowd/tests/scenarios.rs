@@ -5,7 +5,9 @@
 mod support;
 
 use glam::Vec2;
-use kerb_crowd::{Agent, AvoidanceParams, CONTACT_OVERLAP, Choice, Preferred, choose, drive};
+use kerb_crowd::{
+    Agent, AvoidanceParams, CONTACT_OVERLAP, Choice, Preferred, choose, choose_within, drive,
+};
 use support::*;
 
 /// RVO2's "Circle" at 250 pedestrians on a circle of 50 m: avoidance keeps
@@ -53,6 +55,53 @@ fn head_on_meetings_pass_without_contacts() {
         assert_eq!(on.contacts, 0);
         assert!(on.finished.is_some() && on.slowest_ratio <= 2.0);
     }
+}
+
+/// A pedestrian walking beside a wall meets another head on: keeping
+/// right would take it into the wall, so it slides along the wall instead,
+/// its body kept off it.
+#[test]
+fn making_way_beside_a_wall_slides_along_it() {
+    let walking = |position: Vec2, heading: f32| Agent {
+        speed: 1.4,
+        ..pedestrian(position, heading)
+    };
+    let params = AvoidanceParams::default();
+    let dt = 1.0 / 30.0;
+    // The wall is the line y = 0; each follows its own line, pursuing a
+    // point on it 3 m ahead, as a unit follows its path.
+    let nearest_approach = |sees_walls: bool| {
+        let mut walker = walking(Vec2::new(0.0, 0.5), 0.0);
+        let mut oncoming = walking(Vec2::new(6.0, 0.7), std::f32::consts::PI);
+        let mut nearest = f32::INFINITY;
+        for _ in 0..90 {
+            let wall = [Vec2::new(walker.position.x, 0.0)];
+            let walls: &[Vec2] = if sees_walls { &wall } else { &[] };
+            let ours = pursue(&walker, Vec2::new(walker.position.x + 3.0, 0.5));
+            let ours = choose_within(
+                &walker,
+                ours,
+                [&oncoming].into_iter(),
+                &params,
+                dt,
+                walls,
+                |_| true,
+            );
+            let theirs = pursue(&oncoming, Vec2::new(oncoming.position.x - 3.0, 0.7));
+            let theirs = choose(&oncoming, theirs, [&walker].into_iter(), &params, dt);
+            for (agent, choice) in [(&mut walker, ours), (&mut oncoming, theirs)] {
+                (agent.position, agent.heading) = drive(agent.position, agent.heading, choice, dt);
+                agent.speed = choice.speed;
+            }
+            nearest = nearest.min(walker.position.y - walker.body_radius);
+        }
+        assert!(walker.position.x > oncoming.position.x, "they passed");
+        nearest
+    };
+    let blind = nearest_approach(false);
+    let seeing = nearest_approach(true);
+    assert!(blind < 0.0, "{blind}");
+    assert!(seeing >= -0.01, "{seeing}");
 }
 
 mod choices {
@@ -132,6 +181,24 @@ mod choices {
                     );
                 }
             }
+        }
+
+        /// A moving unit far heavier than every neighbour (a tank among
+        /// pedestrians) never swerves: whatever it chooses keeps its path's
+        /// curvature, only slower.
+        #[test]
+        fn a_heavy_unit_keeps_to_its_path(
+            agent in arb_agent(),
+            others in prop::collection::vec(arb_agent(), 1..8),
+            speed in 0.1f32..2.0,
+            curvature in -1.0f32..1.0,
+        ) {
+            let heavy = Agent { priority: 1000.0, ..agent };
+            let curvature = curvature / heavy.turn_radius;
+            let preferred = Preferred { speed, curvature };
+            let choice = choose(&heavy, preferred, others.iter(), &AvoidanceParams::default(), 1.0 / 30.0);
+            prop_assert_eq!(choice.curvature, curvature);
+            prop_assert!(choice.speed <= speed);
         }
     }
 }
