@@ -130,7 +130,7 @@ fn spawn_units(app: &mut App, world: &ValidWorld, agents: u32) {
 }
 
 /// Places tried for each unit before it takes the last with room.
-const SPAWN_TRIES: u32 = 16;
+const SPAWN_TRIES: u32 = 64;
 
 /// Cells of the spawn grid, in metres: a tank's body across.
 const SPAWN_CELL: f32 = 5.0;
