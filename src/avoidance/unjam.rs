@@ -62,7 +62,9 @@ pub(super) fn land(
         }
         // Keeping the path's curvature, only slower: on along the path.
         let along_path = match (choice, preferred) {
-            (Some(choice), Some(preferred)) => choice.curvature == preferred.curvature,
+            (Some(choice), Some(preferred)) => {
+                choice.avoiding && choice.curvature == preferred.curvature
+            }
             _ => false,
         };
         if unit.avoiding.along_path != along_path {
