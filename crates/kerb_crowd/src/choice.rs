@@ -60,6 +60,10 @@ pub struct Choice {
 /// pedestrian in its way.
 const MIN_SHARE: f32 = 0.25;
 
+/// Most wall points a choice takes into account: the rest of its
+/// half-planes are for neighbours.
+pub const MAX_WALLS: usize = 4;
+
 /// A moving unit that does at most this share of the avoiding with each of
 /// its neighbours (a ninth of their priority or less) counts as heavy among
 /// them: it keeps to its path. A settled unit is not heavy among those on
@@ -99,7 +103,8 @@ pub fn choose<'a>(
 }
 
 /// [`choose`], keeping clear of walls: `walls` are the points of the walls
-/// nearest the unit (the nearest of each wall near enough to matter), which
+/// nearest the unit (the nearest of each wall near enough to matter; the
+/// first [`MAX_WALLS`] count), which
 /// avoidance keeps its body from as it keeps from other units' (a wall
 /// makes no way), and an arc whose point a second ahead (or the horizon,
 /// if shorter) `room` refuses is not tried. The preferred motion (the
@@ -124,7 +129,6 @@ pub fn choose_within<'a>(
         return still;
     }
     let neighbours = neighbours.filter(|other| other.is_finite());
-    let walls = Walls(walls);
     let choice = choose_finite(agent, preferred, neighbours, params, dt, walls, room);
     // Values far out of range (a speed of 1e30) can still overflow.
     if choice.speed.is_finite() && choice.curvature.is_finite() {
@@ -134,10 +138,6 @@ pub fn choose_within<'a>(
     }
 }
 
-/// Points of the walls near a unit.
-#[derive(Clone, Copy)]
-struct Walls<'a>(&'a [Vec2]);
-
 /// [`choose_within`] for a unit and neighbours whose values are finite.
 fn choose_finite<'a>(
     agent: &Agent,
@@ -145,7 +145,7 @@ fn choose_finite<'a>(
     neighbours: impl Iterator<Item = &'a Agent> + Clone,
     params: &AvoidanceParams,
     dt: f32,
-    walls: Walls,
+    walls: &[Vec2],
     room: impl Fn(Vec2) -> bool,
 ) -> Choice {
     let most_curvature = 1.0 / agent.turn_radius.max(f32::MIN_POSITIVE);
@@ -171,7 +171,7 @@ fn choose_finite<'a>(
     // towards it faster than would close the gap to the body within the
     // wall horizon. A body already over a wall may still move along it.
     let wall_horizon = params.wall_horizon.max(dt);
-    for &wall in walls.0.iter().filter(|wall| wall.is_finite()) {
+    for &wall in walls.iter().filter(|wall| wall.is_finite()).take(MAX_WALLS) {
         let towards = wall - agent.position;
         let distance = towards.length();
         if distance <= f32::MIN_POSITIVE || distance > agent.body_radius + top * wall_horizon {

@@ -147,7 +147,8 @@ mod choices {
         #![proptest_config(ProptestConfig::with_cases(20000))]
 
         /// The choice is drivable (never tighter than the radius, never
-        /// faster than the top speed), and a unit that moves never comes
+        /// faster than the top speed), whatever walls are about, and a
+        /// unit that moves never comes
         /// within reach of a neighbour during the tick unless it is
         /// moving away from one it was already within reach of.
         #[test]
@@ -156,11 +157,13 @@ mod choices {
             others in prop::collection::vec(arb_agent(), 0..8),
             speed in -1.0f32..3.0,
             curvature in -30.0f32..30.0,
+            walls in prop::collection::vec((-6.0f32..6.0, -6.0f32..6.0), 0..8),
         ) {
             let params = AvoidanceParams::default();
             let preferred = Preferred { speed, curvature };
             let dt = 1.0 / 30.0;
-            let choice = choose(&agent, preferred, others.iter(), &params, dt);
+            let walls: Vec<Vec2> = walls.into_iter().map(|(x, y)| Vec2::new(x, y)).collect();
+            let choice = choose_within(&agent, preferred, others.iter(), &params, dt, &walls, |_| true);
             prop_assert!(choice.speed >= 0.0 && choice.speed <= agent.max_speed);
             prop_assert!(choice.curvature.abs() <= 1.0 / agent.turn_radius * (1.0 + 1e-6));
             if choice.speed > 0.0 {
