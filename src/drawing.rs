@@ -78,7 +78,8 @@ pub(crate) fn draw_between_ticks(
                 };
                 // A unit making way for others goes on along the arc it
                 // chose; one backing up, or heavy among a crowd, keeps to its
-                // path, slower or not at all. Only a unit with a choice needs its gear looked at.
+                // path, slower or not at all. Only a unit with a choice needs
+                // its gear looked at.
                 let in_reverse = avoiding.choice().is_some() && motion.in_reverse();
                 let making_way = avoiding.swerve(in_reverse);
                 // Only a unit where its path put it is drawn ahead on the

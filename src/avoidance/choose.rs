@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, ParallelSlice, TaskPool};
 use kerb_crowd::{
-    Agent, AvoidanceParams, Choice, Nearest, Preferred, choose_within, in_contact, keeps_clear,
+    Agent, AvoidanceParams, Choice, Nearest, Preferred, choose_within, in_contact, keep_to_path,
 };
 use kerb_navmesh::NavMesh;
 
@@ -16,13 +16,6 @@ use crate::settings::{KerbSettings, KerbStats};
 use crate::state::{Intent, Motion};
 use crate::systems::navmesh;
 use crate::world_asset::{KerbWorld, WorldAsset};
-
-/// How far ahead, in seconds, a unit backing up makes sure it keeps clear:
-/// it cannot swerve, and those behind it may not see it coming.
-const REVERSING_LOOK: f32 = 0.5;
-
-/// The shares of its speed a unit backing up tries, fastest first.
-const REVERSING_SPEEDS: [f32; 3] = [1.0, 0.5, 0.25];
 
 type AvoidanceData = (
     Entity,
@@ -187,25 +180,7 @@ fn choose_one<'a>(
     if reversing {
         // Backing up slower needs less room behind: the fastest of a few
         // speeds that keeps clear, as a person steps back carefully.
-        let speed = REVERSING_SPEEDS
-            .iter()
-            .map(|share| preferred.speed * share)
-            .find(|&speed| {
-                keeps_clear(
-                    agent,
-                    speed,
-                    preferred.curvature,
-                    neighbours.clone(),
-                    params.margin,
-                    dt.max(REVERSING_LOOK),
-                )
-            })
-            .unwrap_or(0.0);
-        return Choice {
-            speed,
-            curvature: preferred.curvature,
-            avoiding: speed < preferred.speed,
-        };
+        return keep_to_path(agent, preferred, neighbours, params, dt);
     }
     let room = |p: Vec2| mesh.is_some_and(|mesh| mesh.has_room(p, agent.body_radius));
     // The nearest wall within reach of the wall horizon.

@@ -202,7 +202,6 @@ pub(crate) fn plan_paths(
                         motion.back_along(path);
                         motion.blocked_streak = 0;
                     }
-
                     Planned::Blocked(why) => {
                         motion.stop_blocked(start);
                         if let Some(followed) = followed.as_mut() {
@@ -248,9 +247,8 @@ pub(crate) fn plan_paths(
 const ESCAPE_REVERSE_COST: f32 = 4.0;
 
 /// Whether backing up could help a plan that found no way: the unit cannot
-/// turn onto a path from where it stands. A goal off the
-/// mesh, on an island or beyond a gap too narrow is there wherever it
-/// stands.
+/// turn onto a path from where it stands. A goal off the mesh, on an island
+/// or beyond a gap too narrow is there wherever it stands.
 fn start_may_be_the_trouble(why: Option<RouteError>) -> bool {
     matches!(why, None | Some(RouteError::Undrivable { .. }))
 }

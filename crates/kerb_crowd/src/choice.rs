@@ -70,9 +70,14 @@ pub const MAX_WALLS: usize = 4;
 /// the move: it still steps aside.
 const HEAVY_SHARE: f32 = 0.1;
 
-/// How far ahead, in seconds, a heavy unit makes sure its path keeps
-/// clear: it does not swerve, so those ahead need the time to step aside.
-const HEAVY_LOOK: f32 = 0.5;
+/// How far ahead, in seconds, a unit that keeps to its path (heavy, or
+/// backing up) makes sure it keeps clear: it does not swerve, so those
+/// ahead need the time to step aside.
+const PATH_LOOK: f32 = 0.5;
+
+/// The shares of its speed a unit that keeps to its path tries, fastest
+/// first: slower needs less room ahead.
+const PATH_SHARES: [f32; 3] = [1.0, 0.5, 0.25];
 
 /// The speed, as a share of the top speed, at which a blocked unit creeps
 /// on.
@@ -256,13 +261,9 @@ fn choose_finite<'a>(
     // keeps to its path and only slows, or stops, for those in its way:
     // they make way for it, and it never swerves off on a loop.
     if most_share <= HEAVY_SHARE && preferred.speed > 0.0 {
-        let look = dt.max(HEAVY_LOOK);
-        let speed = [1.0, 0.5, 0.25, CREEP]
-            .iter()
-            .map(|share| preferred.speed * share)
-            .find(|&speed| safe_for(speed, preferred.curvature, look))
-            .unwrap_or(0.0);
-        return keep(speed, preferred.curvature);
+        return slower_along_path(preferred, dt, |speed, look| {
+            safe_for(speed, preferred.curvature, look)
+        });
     }
     // Keeping right is for meetings of equals: a unit the others make way
     // for (a tank among pedestrians) keeps its line.
@@ -315,6 +316,45 @@ fn choose_finite<'a>(
         }
     }
     keep(0.0, preferred.curvature)
+}
+
+/// `preferred`'s path for `agent`, at the fastest of a few shares of its
+/// speed that keeps clear of `neighbours` for half a second (or `dt`, if
+/// longer), or standing: for a unit that must not swerve, such as one
+/// backing up, which cannot see behind it to steer.
+pub fn keep_to_path<'a>(
+    agent: &Agent,
+    preferred: Preferred,
+    neighbours: impl Iterator<Item = &'a Agent> + Clone,
+    params: &AvoidanceParams,
+    dt: f32,
+) -> Choice {
+    slower_along_path(preferred, dt, |speed, look| {
+        keeps_clear(
+            agent,
+            speed,
+            preferred.curvature,
+            neighbours.clone(),
+            params.margin,
+            look,
+        )
+    })
+}
+
+/// `preferred` at the fastest of [`PATH_SHARES`] of its speed that `clear`
+/// allows over the look ahead, else standing; its curvature kept.
+fn slower_along_path(preferred: Preferred, dt: f32, clear: impl Fn(f32, f32) -> bool) -> Choice {
+    let look = dt.max(PATH_LOOK);
+    let speed = PATH_SHARES
+        .iter()
+        .map(|share| preferred.speed * share)
+        .find(|&speed| clear(speed, look))
+        .unwrap_or(0.0);
+    Choice {
+        speed,
+        curvature: preferred.curvature,
+        avoiding: speed < preferred.speed,
+    }
 }
 
 /// Whether `agent` driving `speed` and `curvature` for `dt` keeps clear of

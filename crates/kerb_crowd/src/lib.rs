@@ -23,7 +23,9 @@ mod orca;
 
 pub use agent::{Agent, Preferred};
 pub use arc::drive;
-pub use choice::{AvoidanceParams, Choice, MAX_WALLS, choose, choose_within, keeps_clear};
+pub use choice::{
+    AvoidanceParams, Choice, MAX_WALLS, choose, choose_within, keep_to_path, keeps_clear,
+};
 pub use contact::{CONTACT_OVERLAP, in_contact};
 pub use grid::NeighbourGrid;
 pub use nearest::{MAX_NEIGHBOURS, Nearest};
