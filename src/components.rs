@@ -173,6 +173,10 @@ impl Wander {
 /// (sending [`crate::Arrived`]) or when no walkable path exists (sending
 /// [`crate::Blocked`]).
 ///
+/// With avoidance on, a unit bound for a point has also arrived when,
+/// pushed off its path, its body covers the point, and, where someone
+/// stands on the point, when it is as near as they let it come.
+///
 /// A destination in the unit's polygon or a neighbouring one is reached
 /// with one turning path; anything further, or anything the direct path
 /// cannot reach, with a [`crate::FollowedRoute`] across the navmesh.

@@ -111,3 +111,70 @@ fn a_crowd_with_avoidance_replays_and_touches_less() {
     println!("contact-ticks over 40 s: {touching_off} without avoidance, {touching_on} with");
     assert!(touching_on * 4 < touching_off);
 }
+
+/// A unit sent to a point that someone stands on, or stands beside, never
+/// loops round it for ever: where the point is taken (closer to a standing
+/// body than the sum of the radii) it arrives as near as that body lets
+/// it; where it is free, at the point, or where avoidance swerves it past
+/// with its body over the point.
+#[test]
+fn a_unit_arrives_at_a_point_someone_stands_on_or_beside() {
+    let pedestrian = UnitPreset::PEDESTRIAN;
+    let bodies = 2.0 * pedestrian.body_radius;
+    let goal = Vec2::new(20.0, 20.0);
+    let cases = [
+        (0.45, 0.0),
+        (-0.45, 0.0),
+        (0.3, 1.0),
+        (0.0, 2.0),
+        (-0.5, -0.5),
+        (0.7, 0.0),
+        (-0.75, 3.0),
+    ];
+    for (offset, heading) in cases {
+        let mut app = app_with(square(), 30, 1);
+        with_avoidance(&mut app, true);
+        // Beside the goal, across the way there. It neither moves nor
+        // makes room.
+        let standing = goal + Vec2::from_angle(heading).perp() * offset;
+        app.world_mut().spawn((
+            pedestrian.unit(),
+            NoAvoidance,
+            Transform::from_translation(standing.extend(0.0)),
+        ));
+        let from = goal - Vec2::from_angle(heading) * 6.0;
+        let unit = app
+            .world_mut()
+            .spawn((
+                pedestrian.unit(),
+                Destination::Point(goal),
+                Transform::from_translation(from.extend(0.0))
+                    .with_rotation(Quat::from_rotation_z(heading)),
+            ))
+            .id();
+        let mut arrived = false;
+        for _ in 0..30 * 20 {
+            app.update();
+            assert_eq!(contacts(&mut app), 0, "offset {offset}");
+            if !arrived && !read_messages::<Arrived>(&mut app).is_empty() {
+                arrived = true;
+                let off = app
+                    .world()
+                    .get::<UnitPose>(unit)
+                    .unwrap()
+                    .position
+                    .distance(goal);
+                // Avoidance keeps a tenth of the sum of the radii between
+                // bodies; arriving, up to twice that.
+                let allowed = if offset.abs() < bodies {
+                    1.2 * bodies
+                } else {
+                    pedestrian.body_radius
+                };
+                assert!(off <= allowed, "offset {offset}: arrived {off} m away");
+            }
+        }
+        assert!(arrived, "offset {offset}: never arrived");
+        assert!(app.world().get::<Destination>(unit).is_none());
+    }
+}

@@ -9,9 +9,10 @@ use kerb_crowd::{
 use kerb_navmesh::NavMesh;
 
 use super::snapshot::{Crowd, UnitView};
+use super::standing::{MAKE_ROOM_AFTER, making_room, taken_reach};
 use super::unjam::{Landing, land};
 use super::{AvoidanceSettings, Avoiding, Body, NoAvoidance};
-use crate::components::{NavLocation, Speed, TurningRadius, Unit, UnitPose, Wander};
+use crate::components::{Destination, NavLocation, Speed, TurningRadius, Unit, UnitPose, Wander};
 use crate::settings::{KerbSettings, KerbStats};
 use crate::state::{Intent, Motion};
 use crate::systems::navmesh;
@@ -29,6 +30,7 @@ type AvoidanceData = (
     &'static mut Avoiding,
     Has<NoAvoidance>,
     Has<Wander>,
+    Has<Destination>,
 );
 
 /// [`crate::KerbSystems::Avoid`]: each unit's speed and turn for this tick.
@@ -43,7 +45,7 @@ pub(crate) fn choose_motions(
     mut units: Query<AvoidanceData, With<Unit>>,
 ) {
     if !settings.enabled {
-        for (.., mut avoiding, _, _) in &mut units {
+        for (.., mut avoiding, _, _, _) in &mut units {
             if avoiding.choice.is_some() {
                 avoiding.choice = None;
             }
@@ -52,7 +54,20 @@ pub(crate) fn choose_motions(
     }
     let crowd = &mut *crowd;
     crowd.take(units.iter().map(
-        |(entity, pose, speed, radius, body, motion, _, location, avoiding, opted_out, _)| {
+        |(
+            entity,
+            pose,
+            speed,
+            radius,
+            body,
+            motion,
+            _,
+            location,
+            avoiding,
+            opted_out,
+            wanders,
+            has_destination,
+        )| {
             UnitView {
                 entity,
                 position: pose.position,
@@ -64,6 +79,8 @@ pub(crate) fn choose_motions(
                 placed: location.polygon().is_some(),
                 avoiding,
                 opted_out,
+                wanders,
+                has_destination,
             }
         },
     ));
@@ -73,15 +90,19 @@ pub(crate) fn choose_motions(
     stats.contacts_last_tick = contacts as u32;
     stats.contacts_total += contacts as u64;
 
-    let forget = crowd.unplaced.iter().map(|entity| (entity, None, None));
+    let forget = crowd
+        .unplaced
+        .iter()
+        .map(|entity| (entity, None, None, 0.0));
     let known = crowd
         .entities
         .iter()
         .zip(crowd.choices.iter().copied())
         .zip(crowd.preferred.iter().copied())
-        .map(|((entity, choice), preferred)| (entity, choice, preferred));
-    for (entity, choice, preferred) in known.chain(forget) {
-        let Ok((_, pose, _, radius, _, mut motion, mut intent, _, mut avoiding, _, wanders)) =
+        .zip(crowd.arrive_within.iter().copied())
+        .map(|(((entity, choice), preferred), within)| (entity, choice, preferred, within));
+    for (entity, choice, preferred, arrive_within) in known.chain(forget) {
+        let Ok((_, pose, _, radius, _, mut motion, mut intent, _, mut avoiding, _, wanders, _)) =
             units.get_mut(*entity)
         else {
             continue;
@@ -93,6 +114,7 @@ pub(crate) fn choose_motions(
             intent: &mut intent,
             avoiding: &mut avoiding,
             wanders,
+            arrive_within,
         };
         land(unit, choice, preferred, mesh, kerb_settings.clearance, dt);
     }
@@ -112,6 +134,7 @@ fn choose_all(
         ..AvoidanceParams::default()
     };
     let range = settings.range.max(0.0);
+    let held_limit = (MAKE_ROOM_AFTER / dt.max(f32::MIN_POSITIVE)).ceil() as u16;
     let pool = ComputeTaskPool::get_or_init(TaskPool::default);
     let chunk = (crowd.agents.len() / (4 * pool.thread_num().max(1))).max(64);
     // Units are visited cell by cell, so that each query finds the
@@ -122,7 +145,7 @@ fn choose_all(
     let chunks = shared.order.par_chunk_map(pool, chunk, |_, order| {
         let mut nearest = Nearest::new(settings.neighbours);
         let mut contacts = 0;
-        let choices: Vec<(u32, Option<Choice>)> = order
+        let choices: Vec<(u32, Option<Choice>, f32)> = order
             .iter()
             .map(|&index| {
                 let agent = &shared.agents[index as usize];
@@ -138,27 +161,41 @@ fn choose_all(
                     let neighbours = nearest
                         .indices()
                         .map(|other| &shared.agents[other as usize]);
-                    choose_one(
+                    let room = shared.at_rest[index as usize]
+                        .then(|| making_room(shared, index, &nearest, held_limit))
+                        .flatten();
+                    let choice = choose_one(
                         agent,
-                        preferred,
+                        room.unwrap_or(preferred),
                         neighbours,
                         shared.reversing[index as usize],
                         &params,
                         mesh,
                         dt,
-                    )
+                    );
+                    // A settled unit stepping aside leaves where it stood.
+                    Choice {
+                        avoiding: choice.avoiding || (room.is_some() && choice.speed > 0.0),
+                        ..choice
+                    }
                 });
-                (index, choice)
+                let within = shared.goals[index as usize].map_or(0.0, |goal| {
+                    taken_reach(agent, goal, &shared.agents, &nearest, params.margin)
+                });
+                (index, choice, within)
             })
             .collect();
         (choices, contacts)
     });
     crowd.choices.clear();
     crowd.choices.resize(crowd.agents.len(), None);
+    crowd.arrive_within.clear();
+    crowd.arrive_within.resize(crowd.agents.len(), 0.0);
     let mut contacts = 0;
     for (choices, found) in chunks {
-        for (index, choice) in choices {
+        for (index, choice, within) in choices {
             crowd.choices[index as usize] = choice;
+            crowd.arrive_within[index as usize] = within;
         }
         contacts += found;
     }

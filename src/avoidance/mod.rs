@@ -7,6 +7,7 @@
 
 mod choose;
 mod snapshot;
+mod standing;
 mod unjam;
 
 pub(crate) use choose::choose_motions;
@@ -84,6 +85,10 @@ pub struct Avoiding {
     /// Ticks in a row that avoidance has held the unit still while it
     /// wanted to move.
     pub(crate) held: u16,
+    /// How near its destination point the unit may come where others stand
+    /// on it (the sum of their radii), and so counts as arrived; zero
+    /// where the point is free.
+    pub(crate) arrive_within: f32,
 }
 
 impl Avoiding {

@@ -6,7 +6,7 @@ use kerb_crowd::{Agent, Choice, NeighbourGrid, Preferred};
 use kerb_turning::Segment;
 
 use super::Avoiding;
-use crate::state::Motion;
+use crate::state::{Goal, Motion};
 
 /// A settled unit (arrived or idle) makes way this many times less, so that
 /// a settled group is not pushed about for ever.
@@ -26,6 +26,13 @@ pub(crate) struct Crowd {
     /// Whether each unit is backing up along its path: it may only go on
     /// or wait.
     pub reversing: Vec<bool>,
+    /// Ticks in a row each unit has been held still while it wanted to
+    /// move: a settled unit in its way makes room.
+    pub held: Vec<u16>,
+    /// Whether each unit is at rest: arrived, or standing with nowhere to
+    /// go (not a wanderer between targets). Such a unit makes room for
+    /// one held up behind it.
+    pub at_rest: Vec<bool>,
     pub agents: Vec<Agent>,
     /// What each unit wants; `None` for one that opted out.
     pub preferred: Vec<Option<Preferred>>,
@@ -37,6 +44,11 @@ pub(crate) struct Crowd {
     /// The units' indices cell by cell, the order choices are made in.
     pub order: Vec<u32>,
     pub choices: Vec<Option<Choice>>,
+    /// The point each unit with a destination is bound for.
+    pub goals: Vec<Option<Vec2>>,
+    /// How near its goal each unit may come when others stand on it (see
+    /// [`Avoiding`]).
+    pub arrive_within: Vec<f32>,
 }
 
 /// What the snapshot reads of a unit.
@@ -52,6 +64,10 @@ pub(crate) struct UnitView<'a> {
     pub placed: bool,
     pub avoiding: &'a Avoiding,
     pub opted_out: bool,
+    /// Whether it wanders: one standing is only between targets.
+    pub wanders: bool,
+    /// Whether it has a [`crate::Destination`].
+    pub has_destination: bool,
 }
 
 impl Crowd {
@@ -60,6 +76,9 @@ impl Crowd {
         self.entities.clear();
         self.unplaced.clear();
         self.reversing.clear();
+        self.held.clear();
+        self.at_rest.clear();
+        self.goals.clear();
         self.agents.clear();
         self.preferred.clear();
         for unit in units {
@@ -104,6 +123,13 @@ impl Crowd {
         let weight = body * body * if settled { SETTLED_WEIGHT } else { 1.0 };
         self.entities.push(unit.entity);
         self.reversing.push(reversing);
+        self.held.push(unit.avoiding.held);
+        self.goals.push(match motion.goal {
+            Goal::Point(goal) if unit.has_destination => Some(goal),
+            _ => None,
+        });
+        self.at_rest
+            .push(settled && !unit.wanders && motion.goal == Goal::None && !unit.opted_out);
         self.agents.push(Agent {
             position: unit.position,
             // A unit backing up moves, for the others, as if it faced the

@@ -25,6 +25,8 @@ pub(super) struct Landing<'a> {
     pub intent: &'a mut Intent,
     pub avoiding: &'a mut Avoiding,
     pub wanders: bool,
+    /// How near its goal the unit may come: see [`Avoiding`].
+    pub arrive_within: f32,
 }
 
 /// Stores this tick's `choice` for the unit, counting the ticks it is held
@@ -40,6 +42,9 @@ pub(super) fn land(
     clearance: f32,
     dt: f32,
 ) {
+    if unit.avoiding.arrive_within != unit.arrive_within {
+        unit.avoiding.arrive_within = unit.arrive_within;
+    }
     // Creeping at a crawl, as two units face to face may, is held too.
     let held = match (choice, preferred) {
         (Some(choice), Some(preferred)) => {
@@ -82,6 +87,7 @@ pub(super) fn land(
         unit.motion.back_along(path);
         *unit.avoiding = Avoiding {
             choice,
+            arrive_within: unit.arrive_within,
             ..default()
         };
     } else {
@@ -93,6 +99,9 @@ pub(super) fn land(
         } else if unit.wanders {
             unit.intent.pending = Pending::NewTarget;
         }
-        *unit.avoiding = Avoiding::default();
+        *unit.avoiding = Avoiding {
+            arrive_within: unit.arrive_within,
+            ..default()
+        };
     }
 }

@@ -5,7 +5,7 @@ use bevy::prelude::*;
 use bevy::utils::Parallel;
 
 use super::small_batches;
-use crate::avoidance::Avoiding;
+use crate::avoidance::{Avoiding, Body};
 use crate::components::{Destination, ReverseGear, Speed, Unit, UnitPose, Wander};
 use crate::messages::Arrived;
 use crate::settings::KerbStats;
@@ -29,6 +29,7 @@ pub(crate) fn advance_along_paths(
             Entity,
             &UnitPose,
             &Speed,
+            &Body,
             Option<&ReverseGear>,
             &mut Intent,
             &mut Motion,
@@ -49,6 +50,7 @@ pub(crate) fn advance_along_paths(
                 entity,
                 pose,
                 speed,
+                body,
                 reverse_gear,
                 mut intent,
                 mut motion,
@@ -60,10 +62,31 @@ pub(crate) fn advance_along_paths(
                 // Whether a unit is backing up matters only to one avoidance
                 // has a choice for: most units skip looking at their gear.
                 let in_reverse = avoiding.choice().is_some() && motion.in_reverse();
+                // A unit bound for a point has arrived where others stand
+                // on the point and it comes as near as they let it, and,
+                // off its path, where its body comes over the point: a
+                // fresh path would only loop back to it.
+                let goal = match motion.goal {
+                    Goal::Point(goal) if has_destination => Some(goal),
+                    _ => None,
+                };
+                let taken = avoiding.arrive_within;
+                let near_enough = |at: Vec2, off_path: bool| {
+                    let reach = if off_path {
+                        body.radius.max(taken)
+                    } else {
+                        taken
+                    };
+                    goal.is_some_and(|goal| at.distance(goal) <= reach)
+                };
                 // Backing up towards someone, or heavy among a crowd: slower
                 // along the path, or wait.
                 let Some(path_share) = avoiding.path_share(in_reverse, speed.0) else {
                     intent.desired = *pose;
+                    if near_enough(pose.position, avoiding.off_path) {
+                        arrive(&mut motion, &mut avoiding, followed.as_deref_mut());
+                        arrived.borrow_local_mut().push(entity);
+                    }
                     return;
                 };
                 if let Some(choice) = avoiding.swerve(in_reverse) {
@@ -71,15 +94,25 @@ pub(crate) fn advance_along_paths(
                         kerb_crowd::drive(pose.position, pose.heading, choice, dt);
                     intent.desired = UnitPose { position, heading };
                     avoiding.off_path = true;
+                    if near_enough(position, true) {
+                        motion.stand_at(intent.desired);
+                        arrive(&mut motion, &mut avoiding, followed.as_deref_mut());
+                        arrived.borrow_local_mut().push(entity);
+                    }
                     return;
                 }
                 if avoiding.off_path {
+                    intent.desired = *pose;
+                    motion.stand_at(*pose);
+                    if near_enough(pose.position, true) {
+                        arrive(&mut motion, &mut avoiding, followed.as_deref_mut());
+                        arrived.borrow_local_mut().push(entity);
+                        return;
+                    }
                     // Clear again: a destination is planned for afresh from
                     // here; a wanderer, which had no place it must reach,
                     // wanders on from here.
                     avoiding.off_path = false;
-                    intent.desired = *pose;
-                    motion.stand_at(*pose);
                     if has_destination && motion.goal != Goal::None {
                         intent.pending = Pending::Rejoin;
                     } else if wanders {
@@ -125,6 +158,12 @@ pub(crate) fn advance_along_paths(
                 let travelled = travelled.min(motion.path.length());
                 motion.travelled = travelled;
                 intent.desired = motion.unit_pose_at(motion.path.sample(travelled));
+                if !motion.reversing && near_enough(intent.desired.position, false) {
+                    motion.stand_at(intent.desired);
+                    arrive(&mut motion, &mut avoiding, followed.as_deref_mut());
+                    arrived.borrow_local_mut().push(entity);
+                    return;
+                }
                 if travelled >= motion.path.length() {
                     let backed_up = std::mem::take(&mut motion.reversing);
                     if let Some(followed) = followed.as_mut() {
@@ -147,5 +186,15 @@ pub(crate) fn advance_along_paths(
         arrived_messages.write(Arrived { entity });
         commands.trigger(Arrived { entity });
         commands.entity(entity).remove::<Destination>();
+    }
+}
+
+/// Ends a unit's way short of the end of its path: it stands where it is,
+/// with nowhere left to go.
+fn arrive(motion: &mut Motion, avoiding: &mut Avoiding, followed: Option<&mut FollowedRoute>) {
+    avoiding.off_path = false;
+    motion.goal = Goal::None;
+    if let Some(followed) = followed {
+        followed.clear();
     }
 }

@@ -198,6 +198,9 @@ fn choose_finite<'a>(
     let mut overflow = false;
     // The largest share of the avoiding this unit does with any neighbour.
     let mut most_share: f32 = 0.0;
+    // The same among neighbours on the move: keeping right is for passing
+    // those, not for walking round someone who stands.
+    let mut most_share_moving: f32 = 0.0;
     for other in neighbours.clone() {
         let between = other.position - agent.position;
         let reach = reach(other);
@@ -217,6 +220,8 @@ fn choose_finite<'a>(
         let theirs = other.priority.max(f32::MIN_POSITIVE);
         let raw_share = theirs / (ours + theirs);
         most_share = most_share.max(raw_share);
+        let moving = (other.speed / (0.25 * other.max_speed).max(f32::MIN_POSITIVE)).min(1.0);
+        most_share_moving = most_share_moving.max(raw_share * moving);
         let share = raw_share.clamp(MIN_SHARE, 1.0);
         planes.push(half_plane(
             velocity,
@@ -267,7 +272,7 @@ fn choose_finite<'a>(
     }
     // Keeping right is for meetings of equals: a unit the others make way
     // for (a tank among pedestrians) keeps its line.
-    let keep_right = Vec2::from_angle(-params.keep_right * (2.0 * most_share).min(1.0));
+    let keep_right = Vec2::from_angle(-params.keep_right * (2.0 * most_share_moving).min(1.0));
     let target = solve(&planes, top, keep_right.rotate(wanted));
 
     // Track the target as a driver would: turn towards it as sharply as

@@ -104,6 +104,39 @@ fn making_way_beside_a_wall_slides_along_it() {
     assert!(seeing >= -0.01, "{seeing}");
 }
 
+/// A pedestrian walking past someone who stands a hair beside its line
+/// goes round on the nearer side, whichever that is: keeping right is for
+/// passing those on the move, and would send it the long way round a body
+/// standing on its right.
+#[test]
+fn walking_round_someone_standing_passes_on_the_nearer_side() {
+    let params = AvoidanceParams::default();
+    let dt = 1.0 / 30.0;
+    for beside in [-0.2f32, 0.2] {
+        let mut walker = Agent {
+            speed: 1.4,
+            ..pedestrian(Vec2::ZERO, 0.0)
+        };
+        let standing = pedestrian(Vec2::new(4.0, beside), std::f32::consts::FRAC_PI_2);
+        let mut passed_at = None;
+        for _ in 0..150 {
+            let wish = pursue(&walker, Vec2::new(walker.position.x + 3.0, 0.0));
+            let choice = choose(&walker, wish, [&standing].into_iter(), &params, dt);
+            (walker.position, walker.heading) = drive(walker.position, walker.heading, choice, dt);
+            walker.speed = choice.speed;
+            assert!(!kerb_crowd::in_contact(&walker, &standing));
+            if passed_at.is_none() && walker.position.x >= standing.position.x {
+                passed_at = Some(walker.position.y);
+            }
+        }
+        let passed_at = passed_at.expect("it walks past");
+        assert!(
+            passed_at * beside < 0.0,
+            "standing at {beside}, it passed at {passed_at}"
+        );
+    }
+}
+
 mod choices {
     use super::*;
     use proptest::prelude::*;

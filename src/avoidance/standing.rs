@@ -1,0 +1,126 @@
+//! Units and those who stand: one at rest makes room for one held up in
+//! its way, and one whose goal someone stands on arrives beside them.
+
+use bevy::prelude::*;
+use kerb_crowd::{Agent, Nearest, Preferred};
+
+use super::snapshot::Crowd;
+
+/// How near its `goal` point `agent` counts as there when others stand on
+/// it: where a body among `nearest` stands still so close to the goal that
+/// the unit could not stand there, the sum of their radii with twice the
+/// `margin` (a share of that sum) that avoidance keeps between bodies, for
+/// the largest such body; zero where the goal is free.
+pub(super) fn taken_reach(
+    agent: &Agent,
+    goal: Vec2,
+    agents: &[Agent],
+    nearest: &Nearest,
+    margin: f32,
+) -> f32 {
+    nearest
+        .indices()
+        .map(|other| &agents[other as usize])
+        .filter(|other| other.speed == 0.0)
+        .map(|other| (other.position, agent.body_radius + other.body_radius))
+        .filter(|&(at, bodies)| at.distance(goal) < bodies)
+        .fold(0.0, |most, (_, bodies)| {
+            most.max(bodies * (1.0 + 2.0 * margin))
+        })
+}
+
+/// How long, in seconds, a unit must be held still before a settled unit
+/// in its way makes room for it.
+pub(super) const MAKE_ROOM_AFTER: f32 = 0.5;
+
+/// For a unit at rest (arrived, or standing with nowhere to go): if a
+/// neighbour held still while it wants to move has it in its way, the
+/// motion that steps aside from that neighbour's line, at half speed, as a
+/// person standing makes room for one who wants by.
+pub(super) fn making_room(
+    crowd: &Crowd,
+    index: u32,
+    nearest: &Nearest,
+    held_limit: u16,
+) -> Option<Preferred> {
+    let me = &crowd.agents[index as usize];
+    let wants_by = nearest.indices().find_map(|other| {
+        let other_index = other as usize;
+        let wants = crowd.preferred[other_index].is_some_and(|wish| wish.speed > 0.0);
+        if !wants || crowd.held[other_index] < held_limit {
+            return None;
+        }
+        let them = &crowd.agents[other_index];
+        let way = Vec2::from_angle(them.heading);
+        let offset = me.position - them.position;
+        let bodies = me.body_radius + them.body_radius;
+        let ahead = offset.dot(way);
+        let aside = way.perp_dot(offset);
+        (ahead > 0.0 && ahead <= 2.0 * bodies && aside.abs() < bodies).then_some((way, aside))
+    })?;
+    let (way, aside) = wants_by;
+    // Away from its line, on the side the unit already stands.
+    let away = way.perp() * if aside >= 0.0 { 1.0 } else { -1.0 };
+    let local = Vec2::from_angle(-me.heading).rotate(away);
+    let most = 1.0 / me.turn_radius.max(f32::MIN_POSITIVE);
+    Some(Preferred {
+        speed: 0.5 * me.max_speed,
+        curvature: if local.y >= 0.0 { most } else { -most },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pedestrian at `position` facing `heading`.
+    fn pedestrian(position: Vec2, heading: f32) -> Agent {
+        Agent {
+            position,
+            heading,
+            speed: 0.0,
+            max_speed: 1.4,
+            turn_radius: 0.8,
+            body_radius: 0.3,
+            priority: 1.0,
+        }
+    }
+
+    /// A crowd of two: a unit held up for `held` ticks at the origin,
+    /// facing +x and wanting to go on, and one at rest at `rest`, facing
+    /// `rest_heading`. Returns what the one at rest does.
+    fn at_rest_beside_held(rest: Vec2, rest_heading: f32, held: u16) -> Option<Preferred> {
+        let mut crowd = Crowd::default();
+        crowd.agents = vec![pedestrian(Vec2::ZERO, 0.0), pedestrian(rest, rest_heading)];
+        crowd.preferred = vec![
+            Some(Preferred {
+                speed: 1.4,
+                curvature: 0.0,
+            }),
+            Some(Preferred::default()),
+        ];
+        crowd.held = vec![held, 0];
+        crowd.at_rest = vec![false, true];
+        let mut nearest = Nearest::new(8);
+        nearest.offer(rest.length_squared(), 0);
+        making_room(&crowd, 1, &nearest, 15)
+    }
+
+    #[test]
+    fn a_unit_at_rest_steps_aside_for_one_held_up_behind_it() {
+        // In its way, a hair to its left, facing the same way: it steps
+        // off to the left (a left turn) at half speed.
+        let room = at_rest_beside_held(Vec2::new(0.7, 0.1), 0.0, 15).expect("makes room");
+        assert!(room.speed > 0.0 && room.curvature > 0.0, "{room:?}");
+        // A hair to its right, facing north across its way: away from the
+        // line is south, on its right, so it turns right.
+        let room = at_rest_beside_held(Vec2::new(0.7, -0.1), 1.5, 15).expect("makes room");
+        assert!(room.curvature < 0.0, "{room:?}");
+        // Not held long enough yet, beside its way, behind it or too far
+        // ahead: it stays where it is.
+        assert_eq!(at_rest_beside_held(Vec2::new(0.7, 0.1), 0.0, 14), None);
+        assert_eq!(at_rest_beside_held(Vec2::new(0.7, 0.8), 0.0, 15), None);
+        assert_eq!(at_rest_beside_held(Vec2::new(-0.7, 0.0), 0.0, 15), None);
+        assert_eq!(at_rest_beside_held(Vec2::new(1.5, 0.0), 0.0, 15), None);
+    }
+}
