@@ -99,7 +99,7 @@ fn with_avoidance(app: &mut App, enabled: bool) {
 /// The demo's crowd on the town (14 tanks, 360 pedestrians in clusters of
 /// 12) for 10 simulated minutes: with avoidance, no tank ever touches a
 /// pedestrian and bodies touch at most 0.1 contact-seconds per 1,000
-/// unit-seconds. Nobody stands jammed for more than 30 s (#21 asks 5 s).
+/// unit-seconds. Nobody stands jammed for more than 20 s (#21 asks 5 s).
 #[test]
 fn the_towns_crowd_keeps_clear() {
     let run = |avoid: bool| {
@@ -131,7 +131,7 @@ fn the_towns_crowd_keeps_clear() {
     assert!(off.rate() > 1.0);
     assert_eq!(on.tank_contact_seconds, 0.0);
     assert!(on.rate() <= 0.1, "{on:?}");
-    assert!(on.longest_stuck <= 30.0, "{on:?}");
+    assert!(on.longest_stuck <= 20.0, "{on:?}");
 }
 
 /// Units sent across a world, and when each arrived.
@@ -255,7 +255,7 @@ fn crossing_off_and_on(
 /// Scenario 1: RVO2's "Circle", 250 pedestrians evenly spaced on a circle
 /// of 50 m in an open square, each sent to the opposite point: no contacts.
 /// Nobody gives up. (#21 also asks that all arrive within twice the time
-/// alone; 249 of 250 do, and the test holds at least 240.)
+/// alone; 244 of 250 do, and the test holds at least 240.)
 #[test]
 fn circle_swap_in_a_square() {
     let square = || grid_world(60, 60, 2.0, |_, _| false).validate().unwrap();
@@ -279,7 +279,7 @@ fn circle_swap_in_a_square() {
 
 /// Scenario 2: two groups of 100 pedestrians walk in opposite directions
 /// along a street 12 m wide and 200 m long: no contacts, and nobody gives
-/// up. (#21 also asks that all arrive within twice the time alone; 170 of
+/// up. (#21 also asks that all arrive within twice the time alone; 169 of
 /// 200 do, and the test holds at least 155.)
 #[test]
 fn counterflow_along_a_street() {
@@ -308,7 +308,7 @@ fn counterflow_along_a_street() {
 /// Scenario 3: four groups of 50 cross one crossroads (two streets 12 m
 /// wide, arms 60 m long), one group from each side, each to the opposite
 /// arm: no contacts, and nobody gives up. (#21 also asks that all arrive
-/// within twice the time alone; 146 of 200 do, and the test holds at least
+/// within twice the time alone; 145 of 200 do, and the test holds at least
 /// 130.)
 #[test]
 fn four_groups_cross_a_junction() {

@@ -14,6 +14,10 @@ use crate::systems::reverse_out::reverse_out;
 /// before it backs out a step.
 const HOLD_LIMIT: f32 = 1.0;
 
+/// Ticks of holding that a tick of moving while making way takes off the
+/// count.
+const HELD_RELIEF: u16 = 4;
+
 /// Below this share of the speed it wants, a unit counts as held still.
 const CRAWL: f32 = 0.05;
 
@@ -52,8 +56,12 @@ pub(super) fn land(
         }
         _ => false,
     };
+    // A tick of creeping between ticks held (inching along, then stopped
+    // again) only wears the count down: it does not free the unit.
     let held_for = if held {
         unit.avoiding.held.saturating_add(1)
+    } else if choice.is_some_and(|choice| choice.avoiding) {
+        unit.avoiding.held.saturating_sub(HELD_RELIEF)
     } else {
         0
     };
@@ -103,5 +111,55 @@ pub(super) fn land(
             arrive_within: unit.arrive_within,
             ..default()
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kerb_navmesh::generate::grid_world;
+    use kerb_turning::TurningPath;
+
+    /// A unit that avoidance holds still, but lets inch along for one tick
+    /// in every second, still counts as held: it backs out.
+    #[test]
+    fn inching_between_holds_does_not_free_a_unit() {
+        let mesh = grid_world(10, 10, 2.0, |_, _| false)
+            .validate()
+            .expect("a plain grid is valid")
+            .navmesh;
+        let dt = 1.0 / 30.0;
+        let pose = UnitPose {
+            position: Vec2::new(10.0, 10.0),
+            heading: 0.0,
+        };
+        let mut motion = Motion::default();
+        motion.drive(TurningPath::straight(pose.position, Vec2::new(16.0, 10.0)));
+        let mut intent = Intent::default();
+        let mut avoiding = Avoiding::default();
+        let preferred = Preferred {
+            speed: 1.4,
+            curvature: 0.0,
+        };
+        let backed_out = (0..60).any(|tick| {
+            let inch = if tick % 30 == 29 { 0.15 } else { 0.0 };
+            let choice = Choice {
+                speed: inch,
+                curvature: 0.0,
+                avoiding: true,
+            };
+            let unit = Landing {
+                pose: &pose,
+                turn_radius: 0.8,
+                motion: &mut motion,
+                intent: &mut intent,
+                avoiding: &mut avoiding,
+                wanders: false,
+                arrive_within: 0.0,
+            };
+            land(unit, Some(choice), Some(preferred), Some(&mesh), 0.0, dt);
+            motion.is_reversing()
+        });
+        assert!(backed_out);
     }
 }
