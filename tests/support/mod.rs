@@ -21,8 +21,13 @@ pub fn app_with(world: ValidWorld, hz: u32, seed: u64) -> App {
 /// `frame_hz` updates (frames) a simulated second.
 pub fn app_rendering_at(world: ValidWorld, tick_hz: u32, frame_hz: u32, seed: u64) -> App {
     let mut app = App::new();
+    // A test run in a process of its own may fix the number of threads.
+    let task_pool_options = std::env::var("KERB_TEST_THREADS")
+        .ok()
+        .and_then(|threads| threads.parse().ok())
+        .map_or_else(TaskPoolOptions::default, TaskPoolOptions::with_num_threads);
     app.add_plugins((
-        MinimalPlugins,
+        MinimalPlugins.set(TaskPoolPlugin { task_pool_options }),
         AssetPlugin::default(),
         KerbPlugin::default(),
     ));
