@@ -84,7 +84,7 @@ pub(crate) fn advance_along_paths(
                 let Some(path_share) = avoiding.path_share(in_reverse, speed.0) else {
                     intent.desired = *pose;
                     if near_enough(pose.position, avoiding.off_path) {
-                        arrive(&mut motion, &mut avoiding, followed.as_deref_mut());
+                        arrive(*pose, &mut motion, &mut avoiding, followed.as_deref_mut());
                         arrived.borrow_local_mut().push(entity);
                     }
                     return;
@@ -95,8 +95,8 @@ pub(crate) fn advance_along_paths(
                     intent.desired = UnitPose { position, heading };
                     avoiding.off_path = true;
                     if near_enough(position, true) {
-                        motion.stand_at(intent.desired);
-                        arrive(&mut motion, &mut avoiding, followed.as_deref_mut());
+                        let at = intent.desired;
+                        arrive(at, &mut motion, &mut avoiding, followed.as_deref_mut());
                         arrived.borrow_local_mut().push(entity);
                     }
                     return;
@@ -105,7 +105,7 @@ pub(crate) fn advance_along_paths(
                     intent.desired = *pose;
                     motion.stand_at(*pose);
                     if near_enough(pose.position, true) {
-                        arrive(&mut motion, &mut avoiding, followed.as_deref_mut());
+                        arrive(*pose, &mut motion, &mut avoiding, followed.as_deref_mut());
                         arrived.borrow_local_mut().push(entity);
                         return;
                     }
@@ -159,8 +159,8 @@ pub(crate) fn advance_along_paths(
                 motion.travelled = travelled;
                 intent.desired = motion.unit_pose_at(motion.path.sample(travelled));
                 if !motion.reversing && near_enough(intent.desired.position, false) {
-                    motion.stand_at(intent.desired);
-                    arrive(&mut motion, &mut avoiding, followed.as_deref_mut());
+                    let at = intent.desired;
+                    arrive(at, &mut motion, &mut avoiding, followed.as_deref_mut());
                     arrived.borrow_local_mut().push(entity);
                     return;
                 }
@@ -189,9 +189,15 @@ pub(crate) fn advance_along_paths(
     }
 }
 
-/// Ends a unit's way short of the end of its path: it stands where it is,
-/// with nowhere left to go.
-fn arrive(motion: &mut Motion, avoiding: &mut Avoiding, followed: Option<&mut FollowedRoute>) {
+/// Ends a unit's way short of the end of its path: it stands `at`, with
+/// nowhere left to go.
+fn arrive(
+    at: UnitPose,
+    motion: &mut Motion,
+    avoiding: &mut Avoiding,
+    followed: Option<&mut FollowedRoute>,
+) {
+    motion.stand_at(at);
     avoiding.off_path = false;
     motion.goal = Goal::None;
     if let Some(followed) = followed {
