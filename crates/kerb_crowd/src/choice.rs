@@ -56,6 +56,22 @@ pub struct Choice {
     pub avoiding: bool,
 }
 
+/// Up to how many times further ahead two units of unequal size (a tank
+/// and a pedestrian) look for each other than equals do, in proportion to
+/// their sizes: the small one steps out of the way in good time, and the
+/// large one need not stop.
+const UNEQUAL_HORIZON: f32 = 4.0 / 3.0;
+
+/// How many times larger the larger of two bodies is than the other.
+fn size_ratio(agent: &Agent, other: &Agent) -> f32 {
+    let (small, large) = if agent.body_radius <= other.body_radius {
+        (agent.body_radius, other.body_radius)
+    } else {
+        (other.body_radius, agent.body_radius)
+    };
+    large / small.max(f32::MIN_POSITIVE)
+}
+
 /// The least share of avoiding a unit takes on: a tank still slows for a
 /// pedestrian in its way.
 const MIN_SHARE: f32 = 0.25;
@@ -204,6 +220,7 @@ fn choose_finite<'a>(
     for other in neighbours.clone() {
         let between = other.position - agent.position;
         let reach = reach(other);
+        let horizon = horizon * size_ratio(agent, other).clamp(1.0, UNEQUAL_HORIZON);
         // Too far apart to meet within the horizon, whatever either does.
         let meets = reach + (top.max(agent.speed) + other.speed) * horizon;
         if between.length_squared() > meets * meets {
