@@ -7,10 +7,11 @@ use kerb_crowd::{
     Agent, AvoidanceParams, Choice, Nearest, Preferred, choose_within, in_contact, keep_to_path,
 };
 use kerb_navmesh::NavMesh;
+use kerb_turning::TurningPath;
 
 use super::snapshot::{Crowd, UnitView};
 use super::standing::{MAKE_ROOM_AFTER, making_room, taken_reach};
-use super::unjam::{Landing, land};
+use super::unjam::{Landing, hold_limit, land, step_back};
 use super::{AvoidanceSettings, Avoiding, Body, NoAvoidance};
 use crate::components::{Destination, NavLocation, Speed, TurningRadius, Unit, UnitPose, Wander};
 use crate::settings::{KerbSettings, KerbStats};
@@ -86,47 +87,52 @@ pub(crate) fn choose_motions(
     ));
     let dt = time.delta_secs();
     let mesh = navmesh(&world, &assets);
-    let contacts = choose_all(crowd, &settings, mesh, dt);
+    let contacts = choose_all(crowd, &settings, mesh, kerb_settings.clearance, dt);
     stats.contacts_last_tick = contacts as u32;
     stats.contacts_total += contacts as u64;
 
     let forget = crowd
         .unplaced
         .iter()
-        .map(|entity| (entity, None, None, 0.0));
+        .map(|entity| (entity, None, None, 0.0, None));
     let known = crowd
         .entities
         .iter()
         .zip(crowd.choices.iter().copied())
         .zip(crowd.preferred.iter().copied())
         .zip(crowd.arrive_within.iter().copied())
-        .map(|(((entity, choice), preferred), within)| (entity, choice, preferred, within));
-    for (entity, choice, preferred, arrive_within) in known.chain(forget) {
-        let Ok((_, pose, _, radius, _, mut motion, mut intent, _, mut avoiding, _, wanders, _)) =
+        .zip(crowd.step_backs.iter_mut().map(Option::take))
+        .map(|((((entity, choice), preferred), within), back)| {
+            (entity, choice, preferred, within, back)
+        });
+    for (entity, choice, preferred, arrive_within, back) in known.chain(forget) {
+        let Ok((_, pose, _, _, _, mut motion, mut intent, _, mut avoiding, _, wanders, _)) =
             units.get_mut(*entity)
         else {
             continue;
         };
         let unit = Landing {
             pose,
-            turn_radius: radius.0,
             motion: &mut motion,
             intent: &mut intent,
             avoiding: &mut avoiding,
             wanders,
             arrive_within,
         };
-        land(unit, choice, preferred, mesh, kerb_settings.clearance, dt);
+        land(unit, choice, preferred, back, dt);
     }
 }
 
-/// Every unit's choice into `crowd.choices`; returns the pairs of bodies in
-/// contact. Each choice reads only the snapshot, so chunks run in parallel
-/// and the result does not depend on how the crowd is split.
+/// Every unit's choice into `crowd.choices`, and for each unit about to
+/// have been held too long its step back (`crowd.step_backs`, paths
+/// `clearance` off the walls); returns the pairs of bodies in contact.
+/// Each choice reads only the snapshot, so chunks run in parallel and the
+/// result does not depend on how the crowd is split.
 fn choose_all(
     crowd: &mut Crowd,
     settings: &AvoidanceSettings,
     mesh: Option<&NavMesh>,
+    clearance: f32,
     dt: f32,
 ) -> usize {
     let params = AvoidanceParams {
@@ -135,6 +141,7 @@ fn choose_all(
     };
     let range = settings.range.max(0.0);
     let held_limit = (MAKE_ROOM_AFTER / dt.max(f32::MIN_POSITIVE)).ceil() as u16;
+    let backs_out_at = hold_limit(dt);
     let pool = ComputeTaskPool::get_or_init(TaskPool::default);
     let chunk = (crowd.agents.len() / (4 * pool.thread_num().max(1))).max(64);
     // Units are visited cell by cell, so that each query finds the
@@ -145,7 +152,7 @@ fn choose_all(
     let chunks = shared.order.par_chunk_map(pool, chunk, |_, order| {
         let mut nearest = Nearest::new(settings.neighbours);
         let mut contacts = 0;
-        let choices: Vec<(u32, Option<Choice>, f32)> = order
+        let choices: Vec<(u32, Option<Choice>, f32, Option<TurningPath>)> = order
             .iter()
             .map(|&index| {
                 let agent = &shared.agents[index as usize];
@@ -182,7 +189,21 @@ fn choose_all(
                 let within = shared.goals[index as usize].map_or(0.0, |goal| {
                     taken_reach(agent, goal, &shared.agents, &nearest, params.margin)
                 });
-                (index, choice, within)
+                // Only a unit that may be held its last tick looks for a
+                // way back out, and the step it finds goes unused unless
+                // it is.
+                let back = mesh
+                    .filter(|_| {
+                        !shared.reversing[index as usize]
+                            && shared.held[index as usize].saturating_add(1) >= backs_out_at
+                    })
+                    .and_then(|mesh| {
+                        let neighbours = nearest
+                            .indices()
+                            .map(|other| &shared.agents[other as usize]);
+                        step_back(agent, neighbours, mesh, clearance, params.margin)
+                    });
+                (index, choice, within, back)
             })
             .collect();
         (choices, contacts)
@@ -191,11 +212,14 @@ fn choose_all(
     crowd.choices.resize(crowd.agents.len(), None);
     crowd.arrive_within.clear();
     crowd.arrive_within.resize(crowd.agents.len(), 0.0);
+    crowd.step_backs.clear();
+    crowd.step_backs.resize(crowd.agents.len(), None);
     let mut contacts = 0;
     for (choices, found) in chunks {
-        for (index, choice, within) in choices {
+        for (index, choice, within, back) in choices {
             crowd.choices[index as usize] = choice;
             crowd.arrive_within[index as usize] = within;
+            crowd.step_backs[index as usize] = back;
         }
         contacts += found;
     }

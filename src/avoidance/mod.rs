@@ -49,9 +49,11 @@ pub struct NoAvoidance;
 pub struct AvoidanceSettings {
     /// Whether units avoid each other at all. Off by default for now:
     /// bodies then never touch, but in a dense crowd a unit can still stand
-    /// jammed for up to about 20 s (see `BENCHMARKS.md`).
+    /// jammed for several seconds (see `BENCHMARKS.md`).
     pub enabled: bool,
-    /// How far ahead, in seconds, a meeting counts.
+    /// How far ahead, in seconds, a meeting counts (1.5 s by default):
+    /// longer makes units swerve earlier and wider, and a dense crowd jam
+    /// more.
     pub horizon: f32,
     /// How many of the nearest neighbours each unit looks at (at most
     /// [`kerb_crowd::MAX_NEIGHBOURS`]).
@@ -64,7 +66,7 @@ impl Default for AvoidanceSettings {
     fn default() -> Self {
         Self {
             enabled: false,
-            horizon: 2.0,
+            horizon: 1.5,
             neighbours: 8,
             range: 10.0,
         }

@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 use kerb_crowd::{Agent, Choice, NeighbourGrid, Preferred};
-use kerb_turning::Segment;
+use kerb_turning::{Segment, TurningPath};
 
 use super::Avoiding;
 use crate::state::{Goal, Motion};
@@ -49,6 +49,9 @@ pub(crate) struct Crowd {
     /// How near its goal each unit may come when others stand on it (see
     /// [`Avoiding`]).
     pub arrive_within: Vec<f32>,
+    /// For each unit about to have been held still too long, the step back
+    /// that keeps clear of the others, if one does.
+    pub step_backs: Vec<Option<TurningPath>>,
 }
 
 /// What the snapshot reads of a unit.

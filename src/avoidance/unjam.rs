@@ -2,8 +2,9 @@
 //! a driver does, or look for another way.
 
 use bevy::prelude::*;
-use kerb_crowd::{Choice, Preferred};
+use kerb_crowd::{Agent, Choice, Preferred, keeps_clear};
 use kerb_navmesh::NavMesh;
+use kerb_turning::{Pose, TurningPath};
 
 use super::Avoiding;
 use crate::components::UnitPose;
@@ -21,10 +22,46 @@ const HELD_RELIEF: u16 = 4;
 /// Below this share of the speed it wants, a unit counts as held still.
 const CRAWL: f32 = 0.05;
 
+/// How many ticks of `dt` avoidance holds a unit still before it backs
+/// out.
+pub(super) fn hold_limit(dt: f32) -> u16 {
+    (HOLD_LIMIT / dt.max(f32::MIN_POSITIVE)).ceil() as u16
+}
+
+/// The step back `agent` (not backing up already) takes once it has been
+/// held too long: the longest that the walls allow, `clearance` off them,
+/// and that keeps its body clear of `neighbours` on their present courses,
+/// checked over the whole step driven in a second. In a jam only those at
+/// its edge can back out, and they do, rather than back into the others.
+pub(super) fn step_back<'a>(
+    agent: &Agent,
+    neighbours: impl Iterator<Item = &'a Agent> + Clone,
+    mesh: &NavMesh,
+    clearance: f32,
+    margin: f32,
+) -> Option<TurningPath> {
+    let backwards = Agent {
+        heading: agent.heading + std::f32::consts::PI,
+        ..*agent
+    };
+    let clear = |length: f32, curvature: f32| {
+        keeps_clear(
+            &backwards,
+            length,
+            curvature,
+            neighbours.clone(),
+            margin,
+            1.0,
+        )
+    };
+    let start = Pose::new(agent.position, agent.heading);
+    reverse_out(mesh, start, agent.turn_radius, clearance, clear)
+        .or_else(|| reverse_out(mesh, start, agent.turn_radius, clearance, |_, _| true))
+}
+
 /// A unit as the choice lands on it.
 pub(super) struct Landing<'a> {
     pub pose: &'a UnitPose,
-    pub turn_radius: f32,
     pub motion: &'a mut Motion,
     pub intent: &'a mut Intent,
     pub avoiding: &'a mut Avoiding,
@@ -35,15 +72,14 @@ pub(super) struct Landing<'a> {
 
 /// Stores this tick's `choice` for the unit, counting the ticks it is held
 /// still while it wants to move. Held a second (face to face with someone,
-/// too close to turn away), it backs out a step along an arc that fits;
-/// if backing is what is held up, or no step back fits, it plans afresh
-/// from where it stands.
+/// too close to turn away), it backs out along `step_back` (see
+/// [`step_back`]); if backing is what is held up, or no step back fits, it
+/// plans afresh from where it stands.
 pub(super) fn land(
     unit: Landing,
     choice: Option<Choice>,
     preferred: Option<Preferred>,
-    mesh: Option<&NavMesh>,
-    clearance: f32,
+    step_back: Option<TurningPath>,
     dt: f32,
 ) {
     if unit.avoiding.arrive_within != unit.arrive_within {
@@ -65,8 +101,7 @@ pub(super) fn land(
     } else {
         0
     };
-    let hold_limit = (HOLD_LIMIT / dt.max(f32::MIN_POSITIVE)).ceil() as u16;
-    if held_for < hold_limit {
+    if held_for < hold_limit(dt) {
         if unit.avoiding.held != held_for {
             unit.avoiding.held = held_for;
         }
@@ -85,11 +120,7 @@ pub(super) fn land(
         }
         return;
     }
-    let step_back = if unit.motion.is_reversing() {
-        None
-    } else {
-        mesh.and_then(|mesh| reverse_out(mesh, unit.pose.to_pose(), unit.turn_radius, clearance))
-    };
+    let step_back = step_back.filter(|_| !unit.motion.is_reversing());
     if let Some(path) = step_back {
         // Backing starts next tick, once avoidance has seen it.
         unit.motion.back_along(path);
@@ -120,6 +151,61 @@ mod tests {
     use kerb_navmesh::generate::grid_world;
     use kerb_turning::TurningPath;
 
+    /// A pedestrian at `position`, standing.
+    fn pedestrian(position: Vec2, heading: f32) -> Agent {
+        Agent {
+            position,
+            heading,
+            speed: 0.0,
+            max_speed: 1.4,
+            turn_radius: 0.8,
+            body_radius: 0.3,
+            priority: 1.0,
+        }
+    }
+
+    /// The signed sweep of a one-arc step back; zero for a line.
+    fn sweep(path: &TurningPath) -> f32 {
+        match path.segments() {
+            [kerb_turning::Segment::Arc { sweep, .. }] => *sweep,
+            _ => 0.0,
+        }
+    }
+
+    /// A held unit backs out along the step that keeps clear of those
+    /// standing round it; where every step would back into someone, it
+    /// takes the step the walls allow, as a unit alone does.
+    #[test]
+    fn a_held_unit_backs_out_where_no_one_stands() {
+        let mesh = grid_world(10, 10, 2.0, |_, _| false)
+            .validate()
+            .expect("a plain grid is valid")
+            .navmesh;
+        let unit = pedestrian(Vec2::new(10.0, 10.0), 0.0);
+        let alone = reverse_out(&mesh, Pose::new(unit.position, 0.0), 0.8, 0.0, |_, _| true)
+            .expect("open space");
+        let back = |others: &[Agent]| {
+            step_back(&unit, others.iter(), &mesh, 0.0, 0.1).expect("a step back")
+        };
+        // Alone it swings its front left, backing towards the south-west.
+        assert!(sweep(&back(&[])) > 0.9);
+        assert_eq!(back(&[]), alone);
+        // Someone stands there: it backs towards the north-west instead,
+        // a full radius, and ends clear of them.
+        let south_west = pedestrian(Vec2::new(9.3, 9.55), 0.0);
+        let step = back(&[south_west]);
+        assert!(sweep(&step) < -0.9, "{step:?}");
+        assert!((step.length() - 0.8).abs() < 1e-3);
+        assert!(step.end().position.distance(south_west.position) > 0.6);
+        // Boxed in behind on every side: the step the walls allow.
+        let behind = [
+            south_west,
+            pedestrian(Vec2::new(9.3, 10.45), 0.0),
+            pedestrian(Vec2::new(9.2, 10.0), 0.0),
+        ];
+        assert_eq!(back(&behind), alone);
+    }
+
     /// A unit that avoidance holds still, but lets inch along for one tick
     /// in every second, still counts as held: it backs out.
     #[test]
@@ -137,6 +223,15 @@ mod tests {
         motion.drive(TurningPath::straight(pose.position, Vec2::new(16.0, 10.0)));
         let mut intent = Intent::default();
         let mut avoiding = Avoiding::default();
+        let agent = Agent {
+            position: pose.position,
+            heading: pose.heading,
+            speed: 0.0,
+            max_speed: 1.4,
+            turn_radius: 0.8,
+            body_radius: 0.3,
+            priority: 1.0,
+        };
         let preferred = Preferred {
             speed: 1.4,
             curvature: 0.0,
@@ -150,14 +245,14 @@ mod tests {
             };
             let unit = Landing {
                 pose: &pose,
-                turn_radius: 0.8,
                 motion: &mut motion,
                 intent: &mut intent,
                 avoiding: &mut avoiding,
                 wanders: false,
                 arrive_within: 0.0,
             };
-            land(unit, Some(choice), Some(preferred), Some(&mesh), 0.0, dt);
+            let back = step_back(&agent, std::iter::empty(), &mesh, 0.0, 0.1);
+            land(unit, Some(choice), Some(preferred), back, dt);
             motion.is_reversing()
         });
         assert!(backed_out);

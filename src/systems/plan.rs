@@ -197,7 +197,9 @@ pub(crate) fn plan_paths(
                         if memory.is_some()
                             && motion.blocked_streak >= 2
                             && let Some(path) =
-                                reverse_out(mesh, start, radius.0, clearances.path) =>
+                                reverse_out(mesh, start, radius.0, clearances.path, |_, _| {
+                                    true
+                                }) =>
                     {
                         motion.back_along(path);
                         motion.blocked_streak = 0;

@@ -12,12 +12,15 @@ use kerb_turning::{Pose, TurningPath};
 /// The longest step that fits wins. Between equally long ones the arc that
 /// swings the front left comes first, then the right, then the straight
 /// line, so that in open space successive steps keep turning the same way
-/// instead of undoing each other.
+/// instead of undoing each other. A step must also pass `clear`, given its
+/// length and its signed curvature as driven from the pose facing
+/// backwards (a unit in a crowd backs out only where no one stands).
 pub(crate) fn reverse_out(
     mesh: &NavMesh,
     start: Pose,
     radius: f32,
     clearance: f32,
+    clear: impl Fn(f32, f32) -> bool,
 ) -> Option<TurningPath> {
     let backwards = Pose::new(start.position, start.heading + std::f32::consts::PI);
     // Seen from the backwards pose, a left turn (side 1) swings the unit's
@@ -37,7 +40,10 @@ pub(crate) fn reverse_out(
             kerb_turning::plan_to_point(backwards, goal, radius).ok()?
         };
         // A goal a hair inside the circle would be reached by a loop.
-        (path.length() <= length * 1.01 && mesh.is_walkable(&path, clearance)).then_some(path)
+        (path.length() <= length * 1.01
+            && clear(length, side / radius)
+            && mesh.is_walkable(&path, clearance))
+        .then_some(path)
     })
 }
 
@@ -52,6 +58,11 @@ mod tests {
             .validate()
             .expect("a plain grid is valid")
             .navmesh
+    }
+
+    /// Any step the walls allow.
+    fn anywhere(_: f32, _: f32) -> bool {
+        true
     }
 
     /// The single segment of a backing step, as (sweep, length); a line's
@@ -70,7 +81,8 @@ mod tests {
         // turn as seen backing up).
         let open = mesh(10, 10, 2.0);
         let start = Pose::new(Vec2::new(10.0, 10.0), 0.0);
-        let (sweep, length) = step(&reverse_out(&open, start, 1.0, 0.0).expect("open space"));
+        let (sweep, length) =
+            step(&reverse_out(&open, start, 1.0, 0.0, anywhere).expect("open space"));
         assert!(
             sweep > 0.9 && (length - 1.0).abs() < 1e-3,
             "{sweep} {length}"
@@ -79,7 +91,8 @@ mod tests {
         // Backing up westwards, a left turn swings south: with the wall 0.3 m
         // to the south only the right arc fits.
         let beside_wall = Pose::new(Vec2::new(10.0, 0.3), 0.0);
-        let (sweep, length) = step(&reverse_out(&open, beside_wall, 1.0, 0.0).expect("room"));
+        let (sweep, length) =
+            step(&reverse_out(&open, beside_wall, 1.0, 0.0, anywhere).expect("room"));
         assert!(
             sweep < -0.9 && (length - 1.0).abs() < 1e-3,
             "{sweep} {length}"
@@ -89,7 +102,8 @@ mod tests {
         // of that length does, and the longest step wins.
         let lane = mesh(25, 1, 0.4);
         let in_lane = Pose::new(Vec2::new(5.0, 0.2), 0.0);
-        let (sweep, length) = step(&reverse_out(&lane, in_lane, 1.0, 0.0).expect("the lane"));
+        let (sweep, length) =
+            step(&reverse_out(&lane, in_lane, 1.0, 0.0, anywhere).expect("the lane"));
         assert!(
             sweep == 0.0 && (length - 1.0).abs() < 1e-3,
             "{sweep} {length}"
@@ -97,6 +111,6 @@ mod tests {
 
         // Against the lane's end there is no step at all.
         let at_end = Pose::new(Vec2::new(0.05, 0.2), 0.0);
-        assert!(reverse_out(&lane, at_end, 1.0, 0.0).is_none());
+        assert!(reverse_out(&lane, at_end, 1.0, 0.0, anywhere).is_none());
     }
 }
