@@ -72,6 +72,15 @@ fn size_ratio(agent: &Agent, other: &Agent) -> f32 {
     large / small.max(f32::MIN_POSITIVE)
 }
 
+/// How far from a wall, beyond its body, a unit making way keeps: the
+/// room it needs to turn parallel to the wall from facing it at 45°, or
+/// its body radius if less. Pressed closer, a unit facing the wall cannot
+/// turn away without reversing, and a crowd jams against it.
+fn wall_standoff(agent: &Agent) -> f32 {
+    let turn = agent.turn_radius.max(0.0) * (1.0 - std::f32::consts::FRAC_1_SQRT_2);
+    turn.min(agent.body_radius.max(0.0))
+}
+
 /// The least share of avoiding a unit takes on: a tank still slows for a
 /// pedestrian in its way.
 const MIN_SHARE: f32 = 0.25;
@@ -192,14 +201,17 @@ fn choose_finite<'a>(
     // towards it faster than would close the gap to the body within the
     // wall horizon. A body already over a wall may still move along it.
     let wall_horizon = params.wall_horizon.max(dt);
+    let standoff = wall_standoff(agent);
     for &wall in walls.iter().filter(|wall| wall.is_finite()).take(MAX_WALLS) {
         let towards = wall - agent.position;
         let distance = towards.length();
-        if distance <= f32::MIN_POSITIVE || distance > agent.body_radius + top * wall_horizon {
+        let kept = agent.body_radius + standoff;
+        if distance <= f32::MIN_POSITIVE || distance > kept + top * wall_horizon {
             continue;
         }
         let normal = towards / distance;
-        let gap = (distance - agent.body_radius).max(0.0);
+        // Inside the standoff the plane asks the unit to draw away.
+        let gap = distance - kept;
         planes.push(HalfPlane {
             point: normal * (gap / wall_horizon),
             direction: normal.perp(),

@@ -59,7 +59,7 @@ fn head_on_meetings_pass_without_contacts() {
 
 /// A pedestrian walking beside a wall meets another head on: keeping
 /// right would take it into the wall, so it slides along the wall instead,
-/// its body kept off it.
+/// its body kept off it with room to turn away.
 #[test]
 fn making_way_beside_a_wall_slides_along_it() {
     let walking = |position: Vec2, heading: f32| Agent {
@@ -101,7 +101,10 @@ fn making_way_beside_a_wall_slides_along_it() {
     let blind = nearest_approach(false);
     let seeing = nearest_approach(true);
     assert!(blind < 0.0, "{blind}");
-    assert!(seeing >= -0.01, "{seeing}");
+    // Making way, it keeps a standoff from the wall too (0.23 m for a
+    // 0.8 m turning radius), the room to turn away from it: without one it
+    // came within 0.13 m.
+    assert!(seeing >= 0.15, "{seeing}");
 }
 
 /// A pedestrian walking past someone who stands a hair beside its line
