@@ -100,8 +100,8 @@ fn with_avoidance(app: &mut App, enabled: bool) {
 /// The demo's crowd on the town (14 tanks, 360 pedestrians in clusters of
 /// 12) for 10 simulated minutes: with avoidance, no tank ever touches a
 /// pedestrian and bodies touch at most 0.1 contact-seconds per 1,000
-/// unit-seconds. Nobody stands jammed for more than 12 s (#21 asks 5 s;
-/// the longest is 9.7 s).
+/// unit-seconds. Nobody stands jammed for more than 10 s (#21 asks 5 s;
+/// the longest is 7.3 s).
 #[test]
 fn the_towns_crowd_keeps_clear() {
     let run = |avoid: bool| {
@@ -133,7 +133,7 @@ fn the_towns_crowd_keeps_clear() {
     assert!(off.rate() > 1.0);
     assert_eq!(on.tank_contact_seconds, 0.0);
     assert!(on.rate() <= 0.1, "{on:?}");
-    assert!(on.longest_stuck <= 12.0, "{on:?}");
+    assert!(on.longest_stuck <= 10.0, "{on:?}");
 }
 
 /// Units sent across a world, and when each arrived.
@@ -344,7 +344,7 @@ fn four_groups(app: &mut App, crossing: &mut Crossing) {
 }
 
 /// Scenario 1, the circle swap: no contacts, and nobody gives up. (#21
-/// also asks that all arrive within twice the time alone; 250 of 250 do,
+/// also asks that all arrive within twice the time alone; 248 of 250 do,
 /// and the test holds at least 245.)
 #[test]
 fn circle_swap_in_a_square() {
@@ -357,26 +357,26 @@ fn circle_swap_in_a_square() {
 
 /// Scenario 2, the counterflow along a street: no contacts, and nobody
 /// gives up. (#21 also asks that all arrive within twice the time alone;
-/// 188 of 200 do, and the test holds at least 175.)
+/// 193 of 200 do, and the test holds at least 180.)
 #[test]
 fn counterflow_along_a_street() {
     let (off, on, crossing) = crossing_off_and_on("counterflow", street, counterflow);
     assert!(off > 100.0);
     assert_eq!(on, 0.0);
     assert_eq!(crossing.gave_up, 0);
-    assert!(crossing.in_time() >= 175, "{}", crossing.in_time());
+    assert!(crossing.in_time() >= 180, "{}", crossing.in_time());
 }
 
 /// Scenario 3, four groups crossing a junction: no contacts, and nobody
 /// gives up. (#21 also asks that all arrive within twice the time alone;
-/// 180 of 200 do, and the test holds at least 165.)
+/// 173 of 200 do, and the test holds at least 160.)
 #[test]
 fn four_groups_cross_a_junction() {
     let (off, on, crossing) = crossing_off_and_on("junction", junction, four_groups);
     assert!(off > 100.0);
     assert_eq!(on, 0.0);
     assert_eq!(crossing.gave_up, 0);
-    assert!(crossing.in_time() >= 165, "{}", crossing.in_time());
+    assert!(crossing.in_time() >= 160, "{}", crossing.in_time());
 }
 
 /// Runs a crossing with avoidance on over `KERB_JITTERS` (default 5) spawn

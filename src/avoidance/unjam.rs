@@ -19,8 +19,10 @@ const HOLD_LIMIT: f32 = 1.0;
 /// count.
 const HELD_RELIEF: u16 = 4;
 
-/// Below this share of the speed it wants, a unit counts as held still.
-const CRAWL: f32 = 0.05;
+/// At or below this share of the speed it wants, a unit counts as held
+/// still: creeping slower, it only closes on whoever holds it up by ever
+/// smaller steps.
+const CRAWL: f32 = 0.2;
 
 /// How many ticks of `dt` avoidance holds a unit still before it backs
 /// out.
@@ -237,7 +239,7 @@ mod tests {
             curvature: 0.0,
         };
         let backed_out = (0..60).any(|tick| {
-            let inch = if tick % 30 == 29 { 0.15 } else { 0.0 };
+            let inch = if tick % 30 == 29 { 0.5 } else { 0.0 };
             let choice = Choice {
                 speed: inch,
                 curvature: 0.0,
