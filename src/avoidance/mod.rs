@@ -124,3 +124,22 @@ impl Avoiding {
         self.off_path
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use bevy::math::Vec2;
+    use kerb_crowd::Agent;
+
+    /// A pedestrian standing at `position`, facing `heading`.
+    pub(super) fn pedestrian(position: Vec2, heading: f32) -> Agent {
+        Agent {
+            position,
+            heading,
+            speed: 0.0,
+            max_speed: 1.4,
+            turn_radius: 0.8,
+            body_radius: 0.3,
+            priority: 1.0,
+        }
+    }
+}

@@ -71,20 +71,8 @@ pub(super) fn making_room(
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::pedestrian;
     use super::*;
-
-    /// A pedestrian at `position` facing `heading`.
-    fn pedestrian(position: Vec2, heading: f32) -> Agent {
-        Agent {
-            position,
-            heading,
-            speed: 0.0,
-            max_speed: 1.4,
-            turn_radius: 0.8,
-            body_radius: 0.3,
-            priority: 1.0,
-        }
-    }
 
     /// A crowd of two: a unit held up for `held` ticks at the origin,
     /// facing +x and wanting to go on, and one at rest at `rest`, facing

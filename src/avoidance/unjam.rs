@@ -149,22 +149,10 @@ pub(super) fn land(
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::pedestrian;
     use super::*;
     use kerb_navmesh::generate::grid_world;
     use kerb_turning::TurningPath;
-
-    /// A pedestrian at `position`, standing.
-    fn pedestrian(position: Vec2, heading: f32) -> Agent {
-        Agent {
-            position,
-            heading,
-            speed: 0.0,
-            max_speed: 1.4,
-            turn_radius: 0.8,
-            body_radius: 0.3,
-            priority: 1.0,
-        }
-    }
 
     /// The signed sweep of a one-arc step back; zero for a line.
     fn sweep(path: &TurningPath) -> f32 {
@@ -225,15 +213,7 @@ mod tests {
         motion.drive(TurningPath::straight(pose.position, Vec2::new(16.0, 10.0)));
         let mut intent = Intent::default();
         let mut avoiding = Avoiding::default();
-        let agent = Agent {
-            position: pose.position,
-            heading: pose.heading,
-            speed: 0.0,
-            max_speed: 1.4,
-            turn_radius: 0.8,
-            body_radius: 0.3,
-            priority: 1.0,
-        };
+        let agent = pedestrian(pose.position, pose.heading);
         let preferred = Preferred {
             speed: 1.4,
             curvature: 0.0,
