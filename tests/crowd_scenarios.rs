@@ -97,6 +97,19 @@ fn with_avoidance(app: &mut App, enabled: bool) {
     app.world_mut().resource_mut::<AvoidanceSettings>().enabled = enabled;
 }
 
+/// The demo's crowd (14 tanks, 360 pedestrians in clusters of 12) on the
+/// town, spawned from `seed`, avoiding each other if `avoid`.
+fn towns_crowd(seed: u64, avoid: bool) -> App {
+    let mut app = app_with(town(), HZ, seed);
+    with_avoidance(&mut app, avoid);
+    app.add_plugins(UnitGroupsPlugin);
+    app.insert_resource(UnitGroups::new(vec![
+        GroupSettings::new("Tanks", UnitPreset::TANK, 14, 1),
+        GroupSettings::new("Pedestrians", UnitPreset::PEDESTRIAN, 360, 12),
+    ]));
+    app
+}
+
 /// The demo's crowd on the town (14 tanks, 360 pedestrians in clusters of
 /// 12) for 10 simulated minutes: with avoidance, no tank ever touches a
 /// pedestrian and bodies touch at most 0.1 contact-seconds per 1,000
@@ -105,13 +118,7 @@ fn with_avoidance(app: &mut App, enabled: bool) {
 #[test]
 fn the_towns_crowd_keeps_clear() {
     let run = |avoid: bool| {
-        let mut app = app_with(town(), HZ, 7);
-        with_avoidance(&mut app, avoid);
-        app.add_plugins(UnitGroupsPlugin);
-        app.insert_resource(UnitGroups::new(vec![
-            GroupSettings::new("Tanks", UnitPreset::TANK, 14, 1),
-            GroupSettings::new("Pedestrians", UnitPreset::PEDESTRIAN, 360, 12),
-        ]));
+        let mut app = towns_crowd(7, avoid);
         let mesh = navmesh(&app);
         let tally = tally(&mut app, 600, 30);
         assert_on_mesh(&mut app, &mesh);
@@ -134,6 +141,35 @@ fn the_towns_crowd_keeps_clear() {
     assert_eq!(on.tank_contact_seconds, 0.0);
     assert!(on.rate() <= 0.1, "{on:?}");
     assert!(on.longest_stuck <= 10.0, "{on:?}");
+}
+
+/// The town's crowd with avoidance over `KERB_SEEDS` (default 4) seeds
+/// for 5 simulated minutes each: how many units stood 5 s or more without
+/// moving a metre, and the longest, for `BENCHMARKS.md`.
+#[test]
+#[ignore = "minutes: the figures for BENCHMARKS.md"]
+fn the_towns_crowd_over_seeds() {
+    let runs: u64 = std::env::var("KERB_SEEDS")
+        .ok()
+        .and_then(|runs| runs.parse().ok())
+        .unwrap_or(4);
+    let (mut stuck, mut longest, mut rate) = (0, 0.0f32, 0.0f32);
+    for seed in 1..=runs {
+        let mut app = towns_crowd(seed, true);
+        let tally = tally(&mut app, 300, 30);
+        println!(
+            "town, seed {seed}: {} stuck 5 s or more, longest {:.1} s, {:.3} contact-s per 1000 unit-s",
+            tally.ever_stuck,
+            tally.longest_stuck,
+            tally.rate()
+        );
+        stuck += tally.ever_stuck;
+        longest = longest.max(tally.longest_stuck);
+        rate = rate.max(tally.rate());
+    }
+    println!(
+        "town over {runs} seeds: {stuck} stuck 5 s or more, longest {longest:.1} s, at most {rate:.3} contact-s per 1000 unit-s"
+    );
 }
 
 /// Units sent across a world, and when each arrived.
