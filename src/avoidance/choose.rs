@@ -95,14 +95,20 @@ pub(crate) fn choose_motions(
         .unplaced
         .iter()
         .map(|entity| (entity, None, None, 0.0, None));
+    // The few step backs, in unit order, matched to their units in turn.
+    crowd.step_backs.sort_unstable_by_key(|(index, _)| *index);
+    let mut backs = crowd.step_backs.drain(..).peekable();
     let known = crowd
         .entities
         .iter()
         .zip(crowd.choices.iter().copied())
         .zip(crowd.preferred.iter().copied())
         .zip(crowd.arrive_within.iter().copied())
-        .zip(crowd.step_backs.iter_mut().map(Option::take))
-        .map(|((((entity, choice), preferred), within), back)| {
+        .enumerate()
+        .map(|(index, (((entity, choice), preferred), within))| {
+            let back = backs
+                .next_if(|(at, _)| *at as usize == index)
+                .map(|(_, path)| path);
             (entity, choice, preferred, within, back)
         });
     for (entity, choice, preferred, arrive_within, back) in known.chain(forget) {
@@ -123,8 +129,8 @@ pub(crate) fn choose_motions(
     }
 }
 
-/// Every unit's choice into `crowd.choices`, and for each unit about to
-/// have been held too long its step back (`crowd.step_backs`, paths
+/// Every unit's choice into `crowd.choices`, and for the units about to
+/// have been held too long their steps back (`crowd.step_backs`, paths
 /// `clearance` off the walls); returns the pairs of bodies in contact.
 /// Each choice reads only the snapshot, so chunks run in parallel and the
 /// result does not depend on how the crowd is split.
@@ -152,7 +158,8 @@ fn choose_all(
     let chunks = shared.order.par_chunk_map(pool, chunk, |_, order| {
         let mut nearest = Nearest::new(settings.neighbours);
         let mut contacts = 0;
-        let choices: Vec<(u32, Option<Choice>, f32, Option<TurningPath>)> = order
+        let mut backs: Vec<(u32, TurningPath)> = Vec::new();
+        let choices: Vec<(u32, Option<Choice>, f32)> = order
             .iter()
             .map(|&index| {
                 let agent = &shared.agents[index as usize];
@@ -203,24 +210,24 @@ fn choose_all(
                             .map(|other| &shared.agents[other as usize]);
                         step_back(agent, neighbours, mesh, clearance, params.margin)
                     });
-                (index, choice, within, back)
+                backs.extend(back.map(|path| (index, path)));
+                (index, choice, within)
             })
             .collect();
-        (choices, contacts)
+        (choices, backs, contacts)
     });
     crowd.choices.clear();
     crowd.choices.resize(crowd.agents.len(), None);
     crowd.arrive_within.clear();
     crowd.arrive_within.resize(crowd.agents.len(), 0.0);
     crowd.step_backs.clear();
-    crowd.step_backs.resize(crowd.agents.len(), None);
     let mut contacts = 0;
-    for (choices, found) in chunks {
-        for (index, choice, within, back) in choices {
+    for (choices, backs, found) in chunks {
+        for (index, choice, within) in choices {
             crowd.choices[index as usize] = choice;
             crowd.arrive_within[index as usize] = within;
-            crowd.step_backs[index as usize] = back;
         }
+        crowd.step_backs.extend(backs);
         contacts += found;
     }
     contacts

@@ -49,9 +49,10 @@ pub(crate) struct Crowd {
     /// How near its goal each unit may come when others stand on it (see
     /// [`Avoiding`]).
     pub arrive_within: Vec<f32>,
-    /// For each unit about to have been held still too long, the step back
-    /// that keeps clear of the others, if one does.
-    pub step_backs: Vec<Option<TurningPath>>,
+    /// The units about to have been held still too long, by index, each
+    /// with the step back it takes (see `unjam::step_back`): a few a tick,
+    /// so a list rather than a slot for every unit.
+    pub step_backs: Vec<(u32, TurningPath)>,
 }
 
 /// What the snapshot reads of a unit.
