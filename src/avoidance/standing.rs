@@ -90,7 +90,7 @@ mod tests {
         crowd.held = vec![held, 0];
         crowd.at_rest = vec![false, true];
         let mut nearest = Nearest::new(8);
-        nearest.offer(rest.length_squared(), 0);
+        nearest.offer(rest.length_squared(), rest, 0);
         making_room(&crowd, 1, &nearest, 15)
     }
 

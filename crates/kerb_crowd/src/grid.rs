@@ -218,7 +218,7 @@ impl NeighbourGrid {
                     continue;
                 };
                 if distance_sq <= range_sq && entry.index != exclude {
-                    nearest.offer(distance_sq, entry.index);
+                    nearest.offer(distance_sq, entry.position, entry.index);
                     cut = cut_of(nearest);
                 }
             }
@@ -279,8 +279,19 @@ mod tests {
             })
             .map(|(i, q)| (q.distance_squared(p), i as u32))
             .collect();
-        all.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        sort_as_nearest(&mut all, positions);
         all.into_iter().take(k).map(|(_, i)| i).collect()
+    }
+
+    /// Sorts (squared distance, index) pairs as [`Nearest`] keeps them:
+    /// ties by place, then index.
+    fn sort_as_nearest(all: &mut [(f32, u32)], positions: &[Vec2]) {
+        let place = |i: u32| crate::nearest::place_key(positions[i as usize]);
+        all.sort_by(|a, b| {
+            a.0.total_cmp(&b.0)
+                .then(place(a.1).cmp(&place(b.1)))
+                .then(a.1.cmp(&b.1))
+        });
     }
 
     /// Numbers in [0, 1) from a fixed linear congruential stream.
@@ -324,7 +335,7 @@ mod tests {
                     })
                     .filter(|&(key, _)| key <= 36.0)
                     .collect();
-                all.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                sort_as_nearest(&mut all, &positions);
                 let expected: Vec<u32> = all.into_iter().take(8).map(|(_, j)| j).collect();
                 assert_eq!(found, expected, "unit {i}");
             }
