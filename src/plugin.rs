@@ -4,7 +4,9 @@ use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
 
-use crate::avoidance::{AvoidanceSettings, Avoiding, Body, NoAvoidance, choose_motions};
+use crate::avoidance::{
+    AvoidanceSettings, Avoiding, Body, Crowd, NoAvoidance, choose_motions, take_back_contacts,
+};
 use crate::components::{
     Destination, NavLocation, ReverseGear, Speed, Teleport, TurningRadius, Unit, UnitPose, Wander,
 };
@@ -31,7 +33,8 @@ pub enum KerbSystems {
     /// Drive along the paths, sampling each pose exactly, or along the arc
     /// avoidance chose.
     Advance,
-    /// Keep units on the walkable area and write their transforms.
+    /// Keep units on the walkable area, take back any move that brought
+    /// two bodies into contact, and write their transforms.
     Confine,
 }
 
@@ -95,6 +98,7 @@ impl Plugin for KerbPlugin {
             .init_resource::<KerbSettings>()
             .init_resource::<KerbStats>()
             .init_resource::<AvoidanceSettings>()
+            .init_resource::<Crowd>()
             .init_resource::<KerbWorld>()
             .init_resource::<systems::UnitsToPlace>()
             .add_observer(systems::queue_new_unit)
@@ -148,7 +152,11 @@ impl Plugin for KerbPlugin {
                     systems::plan_paths.in_set(KerbSystems::Plan),
                     choose_motions.in_set(KerbSystems::Avoid),
                     systems::advance_along_paths.in_set(KerbSystems::Advance),
-                    (systems::confine_to_navmesh, systems::end_tick)
+                    (
+                        systems::confine_to_navmesh,
+                        take_back_contacts,
+                        systems::end_tick,
+                    )
                         .chain()
                         .in_set(KerbSystems::Confine),
                 ),

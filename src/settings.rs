@@ -56,6 +56,11 @@ pub struct KerbStats {
     pub contacts_last_tick: u32,
     /// [`Self::contacts_last_tick`] summed over every tick: contact-ticks.
     pub contacts_total: u64,
+    /// Moves taken back since start, while avoidance is enabled, because
+    /// they would have ended a tick with two bodies in contact: the unit
+    /// stood where it was instead. Avoidance makes this rare at usual tick
+    /// rates; long ticks (a few a second) make it more common.
+    pub moves_taken_back_total: u64,
     #[reflect(ignore)]
     pub(crate) tick_started: Option<Instant>,
 }

@@ -42,7 +42,7 @@ pub(crate) fn choose_motions(
     world: Res<KerbWorld>,
     assets: Res<Assets<WorldAsset>>,
     mut stats: ResMut<KerbStats>,
-    mut crowd: Local<Crowd>,
+    mut crowd: ResMut<Crowd>,
     mut units: Query<AvoidanceData, With<Unit>>,
 ) {
     if !settings.enabled {
@@ -77,7 +77,7 @@ pub(crate) fn choose_motions(
                 turn_radius: radius.0,
                 body_radius: body.radius,
                 motion,
-                placed: location.polygon().is_some(),
+                polygon: location.polygon(),
                 avoiding,
                 opted_out,
                 wanders,
@@ -159,7 +159,7 @@ fn choose_all(
         let mut nearest = Nearest::new(settings.neighbours);
         let mut contacts = 0;
         let mut backs: Vec<(u32, TurningPath)> = Vec::new();
-        let choices: Vec<(u32, Option<Choice>, f32)> = order
+        let choices: Vec<(u32, Option<Choice>, f32, f32)> = order
             .iter()
             .map(|&index| {
                 let agent = &shared.agents[index as usize];
@@ -211,7 +211,8 @@ fn choose_all(
                         step_back(agent, neighbours, mesh, clearance, params.margin)
                     });
                 backs.extend(back.map(|path| (index, path)));
-                (index, choice, within)
+                let clear_to = nearest.nearest_distance_sq().map_or(range, f32::sqrt);
+                (index, choice, within, clear_to)
             })
             .collect();
         (choices, backs, contacts)
@@ -220,12 +221,15 @@ fn choose_all(
     crowd.choices.resize(crowd.agents.len(), None);
     crowd.arrive_within.clear();
     crowd.arrive_within.resize(crowd.agents.len(), 0.0);
+    crowd.clear_to.clear();
+    crowd.clear_to.resize(crowd.agents.len(), 0.0);
     crowd.step_backs.clear();
     let mut contacts = 0;
     for (choices, backs, found) in chunks {
-        for (index, choice, within) in choices {
+        for (index, choice, within, clear_to) in choices {
             crowd.choices[index as usize] = choice;
             crowd.arrive_within[index as usize] = within;
+            crowd.clear_to[index as usize] = clear_to;
         }
         crowd.step_backs.extend(backs);
         contacts += found;

@@ -3,14 +3,19 @@
 //! ([`kerb_crowd::choose`]) that keep its [`Body`] clear of its neighbours.
 //!
 //! Every choice reads only the poses and motions the last tick left, so the
-//! order in which units are visited cannot change a run.
+//! order in which units are visited cannot change a run. After the units
+//! have moved, any move that brought two bodies into contact is taken back
+//! (`take_back`).
 
 mod choose;
 mod snapshot;
 mod standing;
+mod take_back;
 mod unjam;
 
 pub(crate) use choose::choose_motions;
+pub(crate) use snapshot::Crowd;
+pub(crate) use take_back::take_back_contacts;
 
 use bevy::prelude::*;
 use kerb_crowd::Choice;

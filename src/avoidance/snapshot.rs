@@ -3,9 +3,11 @@
 
 use bevy::prelude::*;
 use kerb_crowd::{Agent, Choice, NeighbourGrid, Preferred};
+use kerb_navmesh::PolygonId;
 use kerb_turning::{Segment, TurningPath};
 
 use super::Avoiding;
+use crate::components::UnitPose;
 use crate::state::{Goal, Motion};
 
 /// A settled unit (arrived or idle) makes way this many times less, so that
@@ -18,9 +20,12 @@ const GRID_CELL: f32 = 2.0;
 
 /// The crowd as the last tick left it, kept between ticks so that its
 /// buffers are not allocated again.
-#[derive(Default)]
+#[derive(Resource, Default)]
 pub(crate) struct Crowd {
     pub entities: Vec<Entity>,
+    /// Each unit's pose and polygon before this tick's move, to take the
+    /// move back where it would bring two bodies into contact.
+    pub starts: Vec<(UnitPose, PolygonId)>,
     /// Units left out (not placed) that still hold a choice to forget.
     pub unplaced: Vec<Entity>,
     /// Whether each unit is backing up along its path: it may only go on
@@ -49,6 +54,10 @@ pub(crate) struct Crowd {
     /// How near its goal each unit may come when others stand on it (see
     /// [`Avoiding`]).
     pub arrive_within: Vec<f32>,
+    /// How far, at least, each unit stands from the nearest other body
+    /// (from its centre to the other's edge): its move needs no check
+    /// against the others unless they could meet within that.
+    pub clear_to: Vec<f32>,
     /// The units about to have been held still too long, by index, each
     /// with the step back it takes (see `unjam::step_back`): a few a tick,
     /// so a list rather than a slot for every unit.
@@ -65,7 +74,8 @@ pub(crate) struct UnitView<'a> {
     pub turn_radius: f32,
     pub body_radius: f32,
     pub motion: &'a Motion,
-    pub placed: bool,
+    /// Where it stands on the navmesh, `None` until placed.
+    pub polygon: Option<PolygonId>,
     pub avoiding: &'a Avoiding,
     pub opted_out: bool,
     /// Whether it wanders: one standing is only between targets.
@@ -78,6 +88,7 @@ impl Crowd {
     /// Takes the snapshot of `units` and sorts them into the grid.
     pub fn take<'a>(&mut self, units: impl Iterator<Item = UnitView<'a>>) {
         self.entities.clear();
+        self.starts.clear();
         self.unplaced.clear();
         self.reversing.clear();
         self.held.clear();
@@ -88,13 +99,16 @@ impl Crowd {
         for unit in units {
             // A unit not yet placed on the mesh (or placed at a point that
             // is not finite) is nowhere others could meet it.
-            if !unit.placed || !unit.position.is_finite() || !unit.heading.is_finite() {
+            let placed = unit
+                .polygon
+                .filter(|_| unit.position.is_finite() && unit.heading.is_finite());
+            let Some(polygon) = placed else {
                 if unit.avoiding.choice.is_some() {
                     self.unplaced.push(unit.entity);
                 }
                 continue;
-            }
-            self.push(&unit);
+            };
+            self.push(&unit, polygon);
         }
         self.positions.clear();
         self.positions
@@ -108,7 +122,7 @@ impl Crowd {
         self.grid.rebuild_bodies(&self.positions, &self.radii);
     }
 
-    fn push(&mut self, unit: &UnitView) {
+    fn push(&mut self, unit: &UnitView, polygon: PolygonId) {
         let top = if unit.speed.is_finite() {
             unit.speed.max(0.0)
         } else {
@@ -126,6 +140,11 @@ impl Crowd {
         let body = unit.body_radius.max(0.0);
         let weight = body * body * if settled { SETTLED_WEIGHT } else { 1.0 };
         self.entities.push(unit.entity);
+        let pose = UnitPose {
+            position: unit.position,
+            heading: unit.heading,
+        };
+        self.starts.push((pose, polygon));
         self.reversing.push(reversing);
         self.held.push(unit.avoiding.held);
         self.goals.push(match motion.goal {

@@ -77,6 +77,21 @@ pub fn in_contact(a: &Agent, b: &Agent) -> bool {
     a.position.distance_squared(b.position) < inside * inside
 }
 
+/// Whether two bodies whose radii sum to `bodies`, moving straight and
+/// steadily from `a_from` to `a_to` and from `b_from` to `b_to` over the
+/// same time, come into contact on the way (closer than
+/// [`CONTACT_OVERLAP`] allows). Bodies in contact already do not count:
+/// avoidance lets the lighter of two leave as it can, even past the other.
+/// Values that are not finite never count.
+pub fn moves_into_contact(a_from: Vec2, a_to: Vec2, b_from: Vec2, b_to: Vec2, bodies: f32) -> bool {
+    let start = b_from - a_from;
+    let closing = (b_to - b_from) - (a_to - a_from);
+    let inside = bodies * (1.0 - CONTACT_OVERLAP);
+    start.length_squared() >= inside * inside
+        && closing.is_finite()
+        && first_within(start, closing, inside * inside, 1.0).is_some()
+}
+
 /// The first `t` in `[0, limit]` with `|relative + velocity t|² <= reach²`;
 /// zero if within reach already and closing.
 #[inline]
@@ -102,4 +117,85 @@ pub(crate) fn first_within(
     // The smaller root, written without cancellation.
     let t = c / (-b + discriminant.sqrt());
     (t <= limit).then_some(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_into_contact_only_when_closing_inside_the_bodies() {
+        let at = |x: f32, y: f32| Vec2::new(x, y);
+        // Bodies of 0.3 m: in contact under 0.57 m apart.
+        // Head on, ending 0.5 m apart: contact.
+        assert!(moves_into_contact(
+            at(0.0, 0.0),
+            at(0.25, 0.0),
+            at(1.0, 0.0),
+            at(0.75, 0.0),
+            0.6
+        ));
+        // Ending 0.6 m apart: clear.
+        assert!(!moves_into_contact(
+            at(0.0, 0.0),
+            at(0.2, 0.0),
+            at(1.0, 0.0),
+            at(0.8, 0.0),
+            0.6
+        ));
+        // Passing through each other within the move, ending far apart.
+        assert!(moves_into_contact(
+            at(0.0, 0.0),
+            at(2.0, 0.0),
+            at(1.0, 0.0),
+            at(-1.0, 0.0),
+            0.6
+        ));
+        // Passing side by side 0.6 m apart.
+        assert!(!moves_into_contact(
+            at(0.0, 0.0),
+            at(2.0, 0.0),
+            at(1.0, 0.6),
+            at(-1.0, 0.6),
+            0.6
+        ));
+        // In contact already: moving apart is allowed, closing in is not.
+        assert!(!moves_into_contact(
+            at(0.0, 0.0),
+            at(-0.1, 0.0),
+            at(0.4, 0.0),
+            at(0.4, 0.0),
+            0.6
+        ));
+        assert!(moves_into_contact(
+            at(0.0, 0.0),
+            at(0.1, 0.0),
+            at(0.4, 0.0),
+            at(0.4, 0.0),
+            0.6
+        ));
+        // Standing still in contact is no new contact.
+        assert!(!moves_into_contact(
+            at(0.0, 0.0),
+            at(0.0, 0.0),
+            at(0.4, 0.0),
+            at(0.4, 0.0),
+            0.6
+        ));
+        // Values that are not finite never count.
+        assert!(!moves_into_contact(
+            at(f32::NAN, 0.0),
+            at(0.0, 0.0),
+            at(0.4, 0.0),
+            at(0.4, 0.0),
+            0.6
+        ));
+        assert!(!moves_into_contact(
+            at(0.0, 0.0),
+            at(f32::INFINITY, 0.0),
+            at(0.4, 0.0),
+            at(0.4, 0.0),
+            0.6
+        ));
+    }
 }

@@ -184,6 +184,30 @@ impl NeighbourGrid {
         );
     }
 
+    /// Calls `visit` with the index of every unit whose body (the radii
+    /// given to [`NeighbourGrid::rebuild_bodies`]) comes within `range` of
+    /// `p`, however many: for checks that must see every body near a
+    /// point, not the nearest few. Units come cell row by cell row.
+    pub fn visit_bodies_within(&self, p: Vec2, range: f32, mut visit: impl FnMut(u32)) {
+        if self.columns == 0 || !p.is_finite() || range.is_nan() || range < 0.0 {
+            return;
+        }
+        let reach = range + self.largest;
+        let (first_column, first_row) = self.cell_coords(p - Vec2::splat(reach));
+        let (last_column, last_row) = self.cell_coords(p + Vec2::splat(reach));
+        for row in first_row..=last_row {
+            let first = (row * self.columns + first_column) as usize;
+            let last = (row * self.columns + last_column) as usize;
+            let run = self.starts[first] as usize..self.starts[last + 1] as usize;
+            for entry in &self.entries[run] {
+                let within = range + entry.radius;
+                if entry.position.distance_squared(p) <= within * within {
+                    visit(entry.index);
+                }
+            }
+        }
+    }
+
     /// The ring search behind both queries: `key` ranks a unit by its
     /// squared centre distance and radius, never more than its centre's
     /// squared distance and never less than its centre's less `slack`.
@@ -395,6 +419,47 @@ mod tests {
                 } else {
                     assert!(found.is_empty());
                 }
+            }
+        }
+    }
+
+    /// Every body within range is visited, however many, in agreement
+    /// with a brute force.
+    #[test]
+    fn visiting_bodies_within_agrees_with_brute_force() {
+        let mut next = stream(99);
+        for (count, spread, cell) in [
+            (0, 1.0, 2.0),
+            (40, 3.0, 2.0),
+            (3000, 50.0, 2.0),
+            (500, 1e5, 0.5),
+        ] {
+            let mut positions: Vec<Vec2> = (0..count)
+                .map(|_| Vec2::new(next(), next()) * spread)
+                .collect();
+            if count > 3 {
+                positions[1] = Vec2::NAN;
+            }
+            let radii: Vec<f32> = (0..count)
+                .map(|i| if i % 10 == 0 { 2.5 } else { 0.3 })
+                .collect();
+            let mut grid = NeighbourGrid::new(cell);
+            grid.rebuild_bodies(&positions, &radii);
+            for i in 0..count.min(100) {
+                let p = positions[i];
+                let mut found = Vec::new();
+                grid.visit_bodies_within(p, 1.5, |index| found.push(index));
+                found.sort_unstable();
+                let expected: Vec<u32> = if p.is_finite() {
+                    (0..count)
+                        .filter(|&j| positions[j].is_finite())
+                        .filter(|&j| positions[j].distance(p) <= 1.5 + radii[j])
+                        .map(|j| j as u32)
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                assert_eq!(found, expected, "unit {i}");
             }
         }
     }

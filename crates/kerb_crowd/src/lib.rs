@@ -26,6 +26,6 @@ pub use arc::drive;
 pub use choice::{
     AvoidanceParams, Choice, MAX_WALLS, choose, choose_within, keep_to_path, keeps_clear,
 };
-pub use contact::{CONTACT_OVERLAP, in_contact};
+pub use contact::{CONTACT_OVERLAP, in_contact, moves_into_contact};
 pub use grid::NeighbourGrid;
 pub use nearest::{MAX_NEIGHBOURS, Nearest};

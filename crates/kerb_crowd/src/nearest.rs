@@ -66,6 +66,12 @@ impl Nearest {
         self.entries[..self.len].iter().map(|&(.., index)| index)
     }
 
+    /// The squared distance of the nearest kept, if any.
+    #[inline]
+    pub fn nearest_distance_sq(&self) -> Option<f32> {
+        (self.len > 0).then(|| self.entries[0].0)
+    }
+
     /// How many are kept.
     #[inline]
     pub fn len(&self) -> usize {
