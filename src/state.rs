@@ -95,6 +95,9 @@ pub struct Motion {
     pub(crate) travelled: f32,
     pub(crate) goal: Goal,
     pub(crate) reversing: bool,
+    /// Whether the path is a step out of a jam, pulled forward: at its
+    /// end the unit plans its way on, as after backing out.
+    pub(crate) pulling_out: bool,
     pub(crate) blocked_streak: u8,
 }
 
@@ -195,6 +198,7 @@ impl Motion {
         self.path = path;
         self.travelled = 0.0;
         self.reversing = false;
+        self.pulling_out = false;
         self.blocked_streak = 0;
     }
 
@@ -203,6 +207,22 @@ impl Motion {
         self.path = path;
         self.travelled = 0.0;
         self.reversing = true;
+        self.pulling_out = false;
+    }
+
+    /// Pulls forward along `path`, a step out of a jam, as a driver whose
+    /// way back is blocked does: at its end the unit plans its way on.
+    pub(crate) fn pull_along(&mut self, path: TurningPath) {
+        self.path = path;
+        self.travelled = 0.0;
+        self.reversing = false;
+        self.pulling_out = true;
+    }
+
+    /// Whether the path is a step out of a jam (backing out or pulling
+    /// forward), not a way to the goal.
+    pub(crate) fn stepping_out(&self) -> bool {
+        self.reversing || self.pulling_out
     }
 
     /// Stands at the start of the path it was on and counts a plan that
@@ -211,6 +231,7 @@ impl Motion {
         self.path = TurningPath::stationary(at);
         self.travelled = 0.0;
         self.reversing = false;
+        self.pulling_out = false;
         self.blocked_streak = self.blocked_streak.saturating_add(1);
     }
 }

@@ -1,17 +1,18 @@
 //! [`crate::KerbSystems::Avoid`]: each unit's speed and turn for the tick,
 //! chosen in parallel from the snapshot.
 
+use std::f32::consts::PI;
+
 use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, ParallelSlice, TaskPool};
 use kerb_crowd::{
     Agent, AvoidanceParams, Choice, Nearest, Preferred, choose_within, in_contact, keep_to_path,
 };
 use kerb_navmesh::NavMesh;
-use kerb_turning::TurningPath;
 
 use super::snapshot::{Crowd, UnitView};
 use super::standing::{MAKE_ROOM_AFTER, making_room, taken_reach};
-use super::unjam::{Landing, hold_limit, land, step_back};
+use super::unjam::{Landing, WayOut, hold_limit, land, way_out};
 use super::{AvoidanceSettings, Avoiding, Body, NoAvoidance};
 use crate::components::{Destination, NavLocation, Speed, TurningRadius, Unit, UnitPose, Wander};
 use crate::settings::{KerbSettings, KerbStats};
@@ -96,8 +97,8 @@ pub(crate) fn choose_motions(
         .iter()
         .map(|entity| (entity, None, None, 0.0, None));
     // The few step backs, in unit order, matched to their units in turn.
-    crowd.step_backs.sort_unstable_by_key(|(index, _)| *index);
-    let mut backs = crowd.step_backs.drain(..).peekable();
+    crowd.ways_out.sort_unstable_by_key(|(index, _)| *index);
+    let mut backs = crowd.ways_out.drain(..).peekable();
     let known = crowd
         .entities
         .iter()
@@ -130,7 +131,7 @@ pub(crate) fn choose_motions(
 }
 
 /// Every unit's choice into `crowd.choices`, and for the units about to
-/// have been held too long their steps back (`crowd.step_backs`, paths
+/// have been held too long their steps back (`crowd.ways_out`, paths
 /// `clearance` off the walls); returns the pairs of bodies in contact.
 /// Each choice reads only the snapshot, so chunks run in parallel and the
 /// result does not depend on how the crowd is split.
@@ -158,7 +159,7 @@ fn choose_all(
     let chunks = shared.order.par_chunk_map(pool, chunk, |_, order| {
         let mut nearest = Nearest::new(settings.neighbours);
         let mut contacts = 0;
-        let mut backs: Vec<(u32, TurningPath)> = Vec::new();
+        let mut backs: Vec<(u32, WayOut)> = Vec::new();
         let choices: Vec<(u32, Option<Choice>, f32, f32)> = order
             .iter()
             .map(|&index| {
@@ -200,15 +201,26 @@ fn choose_all(
                 // way back out, and the step it finds goes unused unless
                 // it is.
                 let back = mesh
-                    .filter(|_| {
-                        !shared.reversing[index as usize]
-                            && shared.held[index as usize].saturating_add(1) >= backs_out_at
-                    })
+                    .filter(|_| shared.held[index as usize].saturating_add(1) >= backs_out_at)
                     .and_then(|mesh| {
                         let neighbours = nearest
                             .indices()
                             .map(|other| &shared.agents[other as usize]);
-                        step_back(agent, neighbours, mesh, clearance, params.margin)
+                        let reversing = shared.reversing[index as usize];
+                        // One backing up is seen facing the way it goes:
+                        // its way out starts from the way it faces.
+                        let facing = Agent {
+                            heading: agent.heading + if reversing { PI } else { 0.0 },
+                            ..*agent
+                        };
+                        way_out(
+                            &facing,
+                            neighbours,
+                            mesh,
+                            clearance,
+                            params.margin,
+                            reversing,
+                        )
                     });
                 backs.extend(back.map(|path| (index, path)));
                 let clear_to = nearest.nearest_distance_sq().map_or(range, f32::sqrt);
@@ -223,7 +235,7 @@ fn choose_all(
     crowd.arrive_within.resize(crowd.agents.len(), 0.0);
     crowd.clear_to.clear();
     crowd.clear_to.resize(crowd.agents.len(), 0.0);
-    crowd.step_backs.clear();
+    crowd.ways_out.clear();
     let mut contacts = 0;
     for (choices, backs, found) in chunks {
         for (index, choice, within, clear_to) in choices {
@@ -231,7 +243,7 @@ fn choose_all(
             crowd.arrive_within[index as usize] = within;
             crowd.clear_to[index as usize] = clear_to;
         }
-        crowd.step_backs.extend(backs);
+        crowd.ways_out.extend(backs);
         contacts += found;
     }
     contacts

@@ -4,9 +4,10 @@
 use bevy::prelude::*;
 use kerb_crowd::{Agent, Choice, NeighbourGrid, Preferred};
 use kerb_navmesh::PolygonId;
-use kerb_turning::{Segment, TurningPath};
+use kerb_turning::Segment;
 
 use super::Avoiding;
+use super::unjam::WayOut;
 use crate::components::UnitPose;
 use crate::state::{Goal, Motion};
 
@@ -59,9 +60,9 @@ pub(crate) struct Crowd {
     /// against the others unless they could meet within that.
     pub clear_to: Vec<f32>,
     /// The units about to have been held still too long, by index, each
-    /// with the step back it takes (see `unjam::step_back`): a few a tick,
-    /// so a list rather than a slot for every unit.
-    pub step_backs: Vec<(u32, TurningPath)>,
+    /// with the way out it takes (see `unjam::way_out`): a few a tick, so a
+    /// list rather than a slot for every unit.
+    pub ways_out: Vec<(u32, WayOut)>,
 }
 
 /// What the snapshot reads of a unit.

@@ -30,12 +30,45 @@ pub(super) fn hold_limit(dt: f32) -> u16 {
     (HOLD_LIMIT / dt.max(f32::MIN_POSITIVE)).ceil() as u16
 }
 
+/// How a unit held still too long gets out.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum WayOut {
+    /// Backs along a step, planned from the pose facing backwards.
+    Back(TurningPath),
+    /// Pulls forward along a step: for one held while backing up.
+    Forward(TurningPath),
+}
+
+/// The way out for `agent` (facing the way it faces) once it has been held
+/// too long: a step back (see [`step_back`]), or for one held while
+/// backing up (`reversing`), whose way back is what holds it, a step
+/// forward clear of the others, as a driver pulls forward to try again.
+pub(super) fn way_out<'a>(
+    agent: &Agent,
+    neighbours: impl Iterator<Item = &'a Agent> + Clone,
+    mesh: &NavMesh,
+    clearance: f32,
+    margin: f32,
+    reversing: bool,
+) -> Option<WayOut> {
+    if reversing {
+        let ahead = Pose::new(agent.position, agent.heading - std::f32::consts::PI);
+        let clear = |length: f32, curvature: f32| {
+            keeps_clear(agent, length, curvature, neighbours.clone(), margin, 1.0)
+        };
+        reverse_out(mesh, ahead, agent.turn_radius, clearance, clear).map(WayOut::Forward)
+    } else {
+        step_back(agent, neighbours, mesh, clearance, margin).map(WayOut::Back)
+    }
+}
+
 /// The step back `agent` (not backing up already) takes once it has been
 /// held too long: the longest that the walls allow, `clearance` off them,
 /// and that keeps its body clear of `neighbours` on their present courses,
 /// checked over the whole step driven in a second. In a jam only those at
 /// its edge can back out, and they do, rather than back into the others.
-pub(super) fn step_back<'a>(
+/// Where no step keeps clear, the longest the walls allow.
+fn step_back<'a>(
     agent: &Agent,
     neighbours: impl Iterator<Item = &'a Agent> + Clone,
     mesh: &NavMesh,
@@ -74,14 +107,14 @@ pub(super) struct Landing<'a> {
 
 /// Stores this tick's `choice` for the unit, counting the ticks it is held
 /// still while it wants to move. Held a second (face to face with someone,
-/// too close to turn away), it backs out along `step_back` (see
-/// [`step_back`]); if backing is what is held up, or no step back fits, it
-/// plans afresh from where it stands.
+/// too close to turn away, or backing towards someone), it takes its
+/// `way_out` (see [`way_out`]); where there is none, it plans afresh from
+/// where it stands.
 pub(super) fn land(
     unit: Landing,
     choice: Option<Choice>,
     preferred: Option<Preferred>,
-    step_back: Option<TurningPath>,
+    way_out: Option<WayOut>,
     dt: f32,
 ) {
     if unit.avoiding.arrive_within != unit.arrive_within {
@@ -122,10 +155,15 @@ pub(super) fn land(
         }
         return;
     }
-    let step_back = step_back.filter(|_| !unit.motion.is_reversing());
-    if let Some(path) = step_back {
-        // Backing starts next tick, once avoidance has seen it.
-        unit.motion.back_along(path);
+    // A step back is for one not backing up already.
+    let way_out =
+        way_out.filter(|way| matches!(way, WayOut::Forward(_)) || !unit.motion.is_reversing());
+    if let Some(way) = way_out {
+        // The step starts next tick, once avoidance has seen it.
+        match way {
+            WayOut::Back(path) => unit.motion.back_along(path),
+            WayOut::Forward(path) => unit.motion.pull_along(path),
+        }
         *unit.avoiding = Avoiding {
             choice,
             arrive_within: unit.arrive_within,
@@ -134,6 +172,7 @@ pub(super) fn land(
     } else {
         unit.motion.stand_at(*unit.pose);
         unit.motion.reversing = false;
+        unit.motion.pulling_out = false;
         unit.intent.desired = *unit.pose;
         if unit.motion.goal != Goal::None {
             unit.intent.pending = Pending::Rejoin;
@@ -174,8 +213,9 @@ mod tests {
         let unit = pedestrian(Vec2::new(10.0, 10.0), 0.0);
         let alone = reverse_out(&mesh, Pose::new(unit.position, 0.0), 0.8, 0.0, |_, _| true)
             .expect("open space");
-        let back = |others: &[Agent]| {
-            step_back(&unit, others.iter(), &mesh, 0.0, 0.1).expect("a step back")
+        let back = |others: &[Agent]| match way_out(&unit, others.iter(), &mesh, 0.0, 0.1, false) {
+            Some(WayOut::Back(path)) => path,
+            other => panic!("a step back: {other:?}"),
         };
         // Alone it swings its front left, backing towards the south-west.
         assert!(sweep(&back(&[])) > 0.9);
@@ -194,6 +234,81 @@ mod tests {
             pedestrian(Vec2::new(9.2, 10.0), 0.0),
         ];
         assert_eq!(back(&behind), alone);
+    }
+
+    /// A unit held while backing up, its way back blocked, pulls forward
+    /// along a step clear of the others, from the way it faces; boxed in
+    /// ahead too, it has no way out and plans afresh.
+    #[test]
+    fn a_unit_held_backing_up_pulls_forward() {
+        let mesh = grid_world(10, 10, 2.0, |_, _| false)
+            .validate()
+            .expect("a plain grid is valid")
+            .navmesh;
+        // Facing east, backing west, someone standing right behind it.
+        let unit = pedestrian(Vec2::new(10.0, 10.0), 0.0);
+        let behind = [pedestrian(Vec2::new(9.35, 10.0), 0.0)];
+        let Some(WayOut::Forward(path)) = way_out(&unit, behind.iter(), &mesh, 0.0, 0.1, true)
+        else {
+            panic!("a step forward");
+        };
+        assert_eq!(path.start().position, unit.position);
+        assert!(Vec2::from_angle(path.start().heading).x > 1.0 - 1e-6);
+        assert!(path.end().position.x > 10.5, "{path:?}");
+        // Someone ahead too, on every side: no way out.
+        let all_round: Vec<Agent> = (0..8)
+            .map(|i| {
+                let at = unit.position + Vec2::from_angle(i as f32 * 0.785) * 0.62;
+                pedestrian(at, 0.0)
+            })
+            .collect();
+        assert_eq!(
+            way_out(&unit, all_round.iter(), &mesh, 0.0, 0.1, true),
+            None
+        );
+
+        // Landing it: the unit pulls out forwards, and at the end of the
+        // step plans its way on (`stepping_out`).
+        let pose = UnitPose {
+            position: unit.position,
+            heading: 0.0,
+        };
+        let mut motion = Motion::default();
+        motion.back_along(TurningPath::straight(
+            Vec2::new(10.0, 10.0),
+            Vec2::new(6.0, 10.0),
+        ));
+        let mut intent = Intent::default();
+        let mut avoiding = Avoiding {
+            held: hold_limit(1.0 / 30.0),
+            ..Avoiding::default()
+        };
+        let landing = Landing {
+            pose: &pose,
+            motion: &mut motion,
+            intent: &mut intent,
+            avoiding: &mut avoiding,
+            wanders: false,
+            arrive_within: 0.0,
+        };
+        let held = Choice {
+            speed: 0.0,
+            curvature: 0.0,
+            avoiding: true,
+        };
+        let wanted = Preferred {
+            speed: 1.4,
+            curvature: 0.0,
+        };
+        land(
+            landing,
+            Some(held),
+            Some(wanted),
+            Some(WayOut::Forward(path)),
+            1.0 / 30.0,
+        );
+        assert_eq!(*motion.path(), path);
+        assert!(!motion.is_reversing() && motion.stepping_out());
     }
 
     /// A unit that avoidance holds still, but lets inch along for one tick
@@ -233,7 +348,7 @@ mod tests {
                 wanders: false,
                 arrive_within: 0.0,
             };
-            let back = step_back(&agent, std::iter::empty(), &mesh, 0.0, 0.1);
+            let back = way_out(&agent, std::iter::empty(), &mesh, 0.0, 0.1, false);
             land(unit, Some(choice), Some(preferred), back, dt);
             motion.is_reversing()
         });

@@ -134,9 +134,9 @@ pub(crate) fn advance_along_paths(
                 let reverse_speed = reverse_gear.map_or(speed.0, |gear| gear.speed);
                 let mut travelled =
                     motion.travelled_after(speed.0 * path_share, reverse_speed * path_share, dt);
-                // A step backed out of a jam is not a leg of the route.
+                // A step out of a jam is not a leg of the route.
                 while travelled > motion.path.length()
-                    && !motion.reversing
+                    && !motion.stepping_out()
                     && let Some(next) = followed.as_deref().and_then(FollowedRoute::next_leg)
                 {
                     // At a cusp between legs the unit stops: the rest of
@@ -165,12 +165,14 @@ pub(crate) fn advance_along_paths(
                     return;
                 }
                 if travelled >= motion.path.length() {
-                    let backed_up = std::mem::take(&mut motion.reversing);
+                    let backed_up = motion.stepping_out();
+                    motion.reversing = false;
+                    motion.pulling_out = false;
                     if let Some(followed) = followed.as_mut() {
                         followed.clear();
                     }
                     if backed_up && has_destination {
-                        // Backed out of a jam: now the way on can be planned.
+                        // Stepped out of a jam: now the way on can be planned.
                         intent.pending = Pending::Rejoin;
                     } else if has_destination {
                         motion.goal = Goal::None;
