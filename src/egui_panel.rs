@@ -47,8 +47,10 @@ pub struct PanelState {
     arrived_per_second: f32,
     blocked_per_second: f32,
     contacts_per_second: f32,
+    taken_back_per_second: f32,
     window: (Duration, u32, u32),
     contacts_at_window_start: u64,
+    taken_back_at_window_start: u64,
     fps: f32,
 }
 
@@ -61,8 +63,10 @@ impl Default for PanelState {
             arrived_per_second: 0.0,
             blocked_per_second: 0.0,
             contacts_per_second: 0.0,
+            taken_back_per_second: 0.0,
             window: (Duration::ZERO, 0, 0),
             contacts_at_window_start: 0,
+            taken_back_at_window_start: 0,
             fps: 0.0,
         }
     }
@@ -101,6 +105,11 @@ fn count_messages(
             .saturating_sub(state.contacts_at_window_start);
         state.contacts_per_second = contacts as f32 / seconds;
         state.contacts_at_window_start = stats.contacts_total;
+        let taken_back = stats
+            .moves_taken_back_total
+            .saturating_sub(state.taken_back_at_window_start);
+        state.taken_back_per_second = taken_back as f32 / seconds;
+        state.taken_back_at_window_start = stats.moves_taken_back_total;
         state.window = (Duration::ZERO, 0, 0);
     } else {
         state.window = (elapsed, arrivals, blocks);
@@ -188,6 +197,15 @@ fn draw_panel(
                             format!("{:.1}", state.contacts_per_second)
                         } else {
                             "not counted".to_string()
+                        },
+                    ),
+                    // Moves that would have made contact, taken back.
+                    (
+                        "taken back / s",
+                        if avoidance.enabled {
+                            format!("{:.1}", state.taken_back_per_second)
+                        } else {
+                            "off".to_string()
                         },
                     ),
                 ];
