@@ -124,78 +124,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn moves_into_contact_only_when_closing_inside_the_bodies() {
-        let at = |x: f32, y: f32| Vec2::new(x, y);
-        // Bodies of 0.3 m: in contact under 0.57 m apart.
-        // Head on, ending 0.5 m apart: contact.
-        assert!(moves_into_contact(
-            at(0.0, 0.0),
-            at(0.25, 0.0),
-            at(1.0, 0.0),
-            at(0.75, 0.0),
-            0.6
-        ));
-        // Ending 0.6 m apart: clear.
-        assert!(!moves_into_contact(
-            at(0.0, 0.0),
-            at(0.2, 0.0),
-            at(1.0, 0.0),
-            at(0.8, 0.0),
-            0.6
-        ));
+    fn moves_into_contact_only_when_coming_inside_the_bodies() {
+        // Pedestrians of 0.3 m: in contact under 0.57 m apart. Each move
+        // is (from x, from y, to x, to y).
+        let meets = |a: [f32; 4], b: [f32; 4]| {
+            let at = |x: f32, y: f32| Vec2::new(x, y);
+            moves_into_contact(
+                at(a[0], a[1]),
+                at(a[2], a[3]),
+                at(b[0], b[1]),
+                at(b[2], b[3]),
+                0.6,
+            )
+        };
+        // Head on, ending 0.5 m apart: contact; ending 0.6 m apart: clear.
+        assert!(meets([0.0, 0.0, 0.25, 0.0], [1.0, 0.0, 0.75, 0.0]));
+        assert!(!meets([0.0, 0.0, 0.2, 0.0], [1.0, 0.0, 0.8, 0.0]));
         // Passing through each other within the move, ending far apart.
-        assert!(moves_into_contact(
-            at(0.0, 0.0),
-            at(2.0, 0.0),
-            at(1.0, 0.0),
-            at(-1.0, 0.0),
-            0.6
-        ));
+        assert!(meets([0.0, 0.0, 2.0, 0.0], [1.0, 0.0, -1.0, 0.0]));
         // Passing side by side 0.6 m apart.
-        assert!(!moves_into_contact(
-            at(0.0, 0.0),
-            at(2.0, 0.0),
-            at(1.0, 0.6),
-            at(-1.0, 0.6),
-            0.6
-        ));
-        // In contact already: moving apart is allowed, closing in is not.
-        assert!(!moves_into_contact(
-            at(0.0, 0.0),
-            at(-0.1, 0.0),
-            at(0.4, 0.0),
-            at(0.4, 0.0),
-            0.6
-        ));
-        assert!(moves_into_contact(
-            at(0.0, 0.0),
-            at(0.1, 0.0),
-            at(0.4, 0.0),
-            at(0.4, 0.0),
-            0.6
-        ));
-        // Standing still in contact is no new contact.
-        assert!(!moves_into_contact(
-            at(0.0, 0.0),
-            at(0.0, 0.0),
-            at(0.4, 0.0),
-            at(0.4, 0.0),
-            0.6
-        ));
+        assert!(!meets([0.0, 0.0, 2.0, 0.0], [1.0, 0.6, -1.0, 0.6]));
+        // Just clear, then closing on one who stands: contact.
+        assert!(meets([0.0, 0.0, 0.1, 0.0], [0.58, 0.0, 0.58, 0.0]));
+        // In contact already: no new contact, however they move.
+        assert!(!meets([0.0, 0.0, -0.1, 0.0], [0.4, 0.0, 0.4, 0.0]));
+        assert!(!meets([0.0, 0.0, 0.1, 0.0], [0.4, 0.0, 0.4, 0.0]));
         // Values that are not finite never count.
-        assert!(!moves_into_contact(
-            at(f32::NAN, 0.0),
-            at(0.0, 0.0),
-            at(0.4, 0.0),
-            at(0.4, 0.0),
-            0.6
-        ));
-        assert!(!moves_into_contact(
-            at(0.0, 0.0),
-            at(f32::INFINITY, 0.0),
-            at(0.4, 0.0),
-            at(0.4, 0.0),
-            0.6
-        ));
+        assert!(!meets([f32::NAN, 0.0, 0.0, 0.0], [0.4, 0.0, 0.4, 0.0]));
+        assert!(!meets([0.0, 0.0, f32::INFINITY, 0.0], [0.4, 0.0, 0.4, 0.0]));
     }
 }
