@@ -201,15 +201,50 @@ mod tests {
         }
     }
 
+    /// Open ground 20 m across.
+    fn open_ground() -> NavMesh {
+        grid_world(10, 10, 2.0, |_, _| false)
+            .validate()
+            .expect("a plain grid is valid")
+            .navmesh
+    }
+
+    /// Lands a choice of `speed`, straight on, for a pedestrian at `pose`
+    /// that wants to walk straight on at 1.4 m/s.
+    fn land_going_at(
+        speed: f32,
+        pose: &UnitPose,
+        motion: &mut Motion,
+        avoiding: &mut Avoiding,
+        way_out: Option<WayOut>,
+        dt: f32,
+    ) {
+        let unit = Landing {
+            pose,
+            motion,
+            intent: &mut Intent::default(),
+            avoiding,
+            wanders: false,
+            arrive_within: 0.0,
+        };
+        let choice = Choice {
+            speed,
+            curvature: 0.0,
+            avoiding: true,
+        };
+        let wanted = Preferred {
+            speed: 1.4,
+            curvature: 0.0,
+        };
+        land(unit, Some(choice), Some(wanted), way_out, dt);
+    }
+
     /// A held unit backs out along the step that keeps clear of those
     /// standing round it; where every step would back into someone, it
     /// takes the step the walls allow, as a unit alone does.
     #[test]
     fn a_held_unit_backs_out_where_no_one_stands() {
-        let mesh = grid_world(10, 10, 2.0, |_, _| false)
-            .validate()
-            .expect("a plain grid is valid")
-            .navmesh;
+        let mesh = open_ground();
         let unit = pedestrian(Vec2::new(10.0, 10.0), 0.0);
         let alone = reverse_out(&mesh, Pose::new(unit.position, 0.0), 0.8, 0.0, |_, _| true)
             .expect("open space");
@@ -241,10 +276,7 @@ mod tests {
     /// ahead too, it has no way out and plans afresh.
     #[test]
     fn a_unit_held_backing_up_pulls_forward() {
-        let mesh = grid_world(10, 10, 2.0, |_, _| false)
-            .validate()
-            .expect("a plain grid is valid")
-            .navmesh;
+        let mesh = open_ground();
         // Facing east, backing west, someone standing right behind it.
         let unit = pedestrian(Vec2::new(10.0, 10.0), 0.0);
         let behind = [pedestrian(Vec2::new(9.35, 10.0), 0.0)];
@@ -278,35 +310,12 @@ mod tests {
             Vec2::new(10.0, 10.0),
             Vec2::new(6.0, 10.0),
         ));
-        let mut intent = Intent::default();
         let mut avoiding = Avoiding {
             held: hold_limit(1.0 / 30.0),
             ..Avoiding::default()
         };
-        let landing = Landing {
-            pose: &pose,
-            motion: &mut motion,
-            intent: &mut intent,
-            avoiding: &mut avoiding,
-            wanders: false,
-            arrive_within: 0.0,
-        };
-        let held = Choice {
-            speed: 0.0,
-            curvature: 0.0,
-            avoiding: true,
-        };
-        let wanted = Preferred {
-            speed: 1.4,
-            curvature: 0.0,
-        };
-        land(
-            landing,
-            Some(held),
-            Some(wanted),
-            Some(WayOut::Forward(path)),
-            1.0 / 30.0,
-        );
+        let way = Some(WayOut::Forward(path));
+        land_going_at(0.0, &pose, &mut motion, &mut avoiding, way, 1.0 / 30.0);
         assert_eq!(*motion.path(), path);
         assert!(!motion.is_reversing() && motion.stepping_out());
     }
@@ -315,10 +324,7 @@ mod tests {
     /// in every second, still counts as held: it backs out.
     #[test]
     fn inching_between_holds_does_not_free_a_unit() {
-        let mesh = grid_world(10, 10, 2.0, |_, _| false)
-            .validate()
-            .expect("a plain grid is valid")
-            .navmesh;
+        let mesh = open_ground();
         let dt = 1.0 / 30.0;
         let pose = UnitPose {
             position: Vec2::new(10.0, 10.0),
@@ -326,30 +332,12 @@ mod tests {
         };
         let mut motion = Motion::default();
         motion.drive(TurningPath::straight(pose.position, Vec2::new(16.0, 10.0)));
-        let mut intent = Intent::default();
         let mut avoiding = Avoiding::default();
         let agent = pedestrian(pose.position, pose.heading);
-        let preferred = Preferred {
-            speed: 1.4,
-            curvature: 0.0,
-        };
         let backed_out = (0..60).any(|tick| {
             let inch = if tick % 30 == 29 { 0.5 } else { 0.0 };
-            let choice = Choice {
-                speed: inch,
-                curvature: 0.0,
-                avoiding: true,
-            };
-            let unit = Landing {
-                pose: &pose,
-                motion: &mut motion,
-                intent: &mut intent,
-                avoiding: &mut avoiding,
-                wanders: false,
-                arrive_within: 0.0,
-            };
             let back = way_out(&agent, std::iter::empty(), &mesh, 0.0, 0.1, false);
-            land(unit, Some(choice), Some(preferred), back, dt);
+            land_going_at(inch, &pose, &mut motion, &mut avoiding, back, dt);
             motion.is_reversing()
         });
         assert!(backed_out);
