@@ -207,16 +207,8 @@ fn drawing_between_ticks_never_changes_the_simulation() {
 fn units_making_way_are_drawn_along_their_arc() {
     let mut app = app_rendering_at(open_square(), TICK_HZ, FRAME_HZ, 1);
     app.world_mut().resource_mut::<AvoidanceSettings>().enabled = true;
-    let mut spawn = |from: Vec2, heading: f32, to: Vec2| {
-        app.world_mut()
-            .spawn((
-                UnitPreset::PEDESTRIAN.unit(),
-                Destination::Point(to),
-                Transform::from_translation(from.extend(0.0))
-                    .with_rotation(Quat::from_rotation_z(heading)),
-            ))
-            .id()
-    };
+    let mut spawn =
+        |from: Vec2, heading: f32, to: Vec2| send_pedestrian(&mut app, from, heading, to);
     let a = spawn(Vec2::new(30.0, 50.05), 0.0, Vec2::new(70.0, 50.05));
     spawn(
         Vec2::new(70.0, 49.95),

@@ -77,6 +77,18 @@ pub fn send(app: &mut App, radius: f32, x: f32, y: f32, destination: Destination
         .id()
 }
 
+/// Spawns a pedestrian at `from` facing `heading`, sent to the point `to`.
+pub fn send_pedestrian(app: &mut App, from: Vec2, heading: f32, to: Vec2) -> Entity {
+    app.world_mut()
+        .spawn((
+            UnitPreset::PEDESTRIAN.unit(),
+            Destination::Point(to),
+            Transform::from_translation(from.extend(0.0))
+                .with_rotation(Quat::from_rotation_z(heading)),
+        ))
+        .id()
+}
+
 pub fn read_messages<M: Message + Copy>(app: &mut App) -> Vec<M> {
     let messages = app.world().resource::<Messages<M>>();
     messages.iter_current_update_messages().copied().collect()
