@@ -33,6 +33,11 @@ pub fn app_rendering_at(world: ValidWorld, tick_hz: u32, frame_hz: u32, seed: u6
     ));
     let period = |hz: u32| Duration::from_nanos(1_000_000_000 / u64::from(hz));
     app.insert_resource(TimeUpdateStrategy::ManualDuration(period(frame_hz)));
+    // Bevy clamps a frame to a quarter of a second: at fewer frames a
+    // second, an update would then not always run a tick.
+    let mut virtual_time = app.world_mut().resource_mut::<Time<Virtual>>();
+    let max_delta = virtual_time.max_delta().max(period(frame_hz));
+    virtual_time.set_max_delta(max_delta);
     app.insert_resource(Time::<Fixed>::from_duration(period(tick_hz)));
     app.insert_resource(KerbSettings { seed, ..default() });
     let kerb_world = KerbWorld::from_built(
