@@ -181,10 +181,13 @@ impl Motion {
         self.travelled < self.path.length()
     }
 
-    /// Drops the path and stands at `pose` (goal unchanged).
+    /// Drops the path and stands at `pose` (goal unchanged), no longer
+    /// stepping out of a jam.
     pub(crate) fn stand_at(&mut self, pose: UnitPose) {
         self.path = TurningPath::stationary(pose.to_pose());
         self.travelled = 0.0;
+        self.reversing = false;
+        self.pulling_out = false;
     }
 
     /// Drops the rest of the path and stands where the unit has got to on it.

@@ -96,7 +96,7 @@ pub(crate) fn choose_motions(
         .unplaced
         .iter()
         .map(|entity| (entity, None, None, 0.0, None));
-    // The few step backs, in unit order, matched to their units in turn.
+    // The few ways out, in unit order, matched to their units in turn.
     crowd.ways_out.sort_unstable_by_key(|(index, _)| *index);
     let mut backs = crowd.ways_out.drain(..).peekable();
     let known = crowd
@@ -131,7 +131,7 @@ pub(crate) fn choose_motions(
 }
 
 /// Every unit's choice into `crowd.choices`, and for the units about to
-/// have been held too long their steps back (`crowd.ways_out`, paths
+/// have been held too long their ways out (`crowd.ways_out`, paths
 /// `clearance` off the walls); returns the pairs of bodies in contact.
 /// Each choice reads only the snapshot, so chunks run in parallel and the
 /// result does not depend on how the crowd is split.

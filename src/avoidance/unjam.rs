@@ -171,8 +171,6 @@ pub(super) fn land(
         };
     } else {
         unit.motion.stand_at(*unit.pose);
-        unit.motion.reversing = false;
-        unit.motion.pulling_out = false;
         unit.intent.desired = *unit.pose;
         if unit.motion.goal != Goal::None {
             unit.intent.pending = Pending::Rejoin;
