@@ -254,6 +254,19 @@ pub struct Intent {
 }
 
 impl Intent {
+    /// Unless something is pending already, asks for a plan on from where
+    /// the unit stands, having left its path: a new wander target for a
+    /// wanderer, a way back to its goal for any other.
+    pub(crate) fn plan_on_from_here(&mut self, wanders: bool) {
+        if self.pending == Pending::Nothing {
+            self.pending = if wanders {
+                Pending::NewTarget
+            } else {
+                Pending::Rejoin
+            };
+        }
+    }
+
     /// Where the path wants the unit this tick, before confinement.
     pub fn desired(&self) -> UnitPose {
         self.desired

@@ -17,7 +17,7 @@ use super::AvoidanceSettings;
 use super::snapshot::Crowd;
 use crate::components::{NavLocation, Unit, UnitPose, Wander};
 use crate::settings::KerbStats;
-use crate::state::{Intent, Pending};
+use crate::state::Intent;
 
 type MovedUnit = (
     &'static mut UnitPose,
@@ -83,13 +83,7 @@ pub(crate) fn take_back_contacts(
         location.polygon = Some(polygon);
         start.write_to(&mut transform);
         // Its path went on without it: it plans its way on from here.
-        if intent.pending == Pending::Nothing {
-            intent.pending = if wanders {
-                Pending::NewTarget
-            } else {
-                Pending::Rejoin
-            };
-        }
+        intent.plan_on_from_here(wanders);
     }
 }
 

@@ -53,9 +53,7 @@ pub(super) fn way_out<'a>(
 ) -> Option<WayOut> {
     if reversing {
         let ahead = Pose::new(agent.position, agent.heading - std::f32::consts::PI);
-        let clear = |length: f32, curvature: f32| {
-            keeps_clear(agent, length, curvature, neighbours.clone(), margin, 1.0)
-        };
+        let clear = step_keeps_clear(*agent, neighbours, margin);
         reverse_out(mesh, ahead, agent.turn_radius, clearance, clear).map(WayOut::Forward)
     } else {
         step_back(agent, neighbours, mesh, clearance, margin).map(WayOut::Back)
@@ -79,19 +77,23 @@ fn step_back<'a>(
         heading: agent.heading + std::f32::consts::PI,
         ..*agent
     };
-    let clear = |length: f32, curvature: f32| {
-        keeps_clear(
-            &backwards,
-            length,
-            curvature,
-            neighbours.clone(),
-            margin,
-            1.0,
-        )
-    };
+    let clear = step_keeps_clear(backwards, neighbours, margin);
     let start = Pose::new(agent.position, agent.heading);
     reverse_out(mesh, start, agent.turn_radius, clearance, clear)
         .or_else(|| reverse_out(mesh, start, agent.turn_radius, clearance, |_, _| true))
+}
+
+/// Whether a step of a length and signed curvature, driven in a second by
+/// `driver` (facing the way it drives), keeps its body clear of
+/// `neighbours` on their present courses: the filter `reverse_out` takes.
+fn step_keeps_clear<'a>(
+    driver: Agent,
+    neighbours: impl Iterator<Item = &'a Agent> + Clone,
+    margin: f32,
+) -> impl Fn(f32, f32) -> bool {
+    move |length, curvature| {
+        keeps_clear(&driver, length, curvature, neighbours.clone(), margin, 1.0)
+    }
 }
 
 /// A unit as the choice lands on it.

@@ -5,7 +5,7 @@ use bevy::prelude::*;
 
 use super::{navmesh, small_batches};
 use crate::components::{NavLocation, Unit, UnitPose, Wander};
-use crate::state::{Intent, Pending};
+use crate::state::Intent;
 use crate::world_asset::{KerbWorld, WorldAsset};
 
 /// Moves smaller than this are not a deviation from the path.
@@ -41,14 +41,8 @@ pub(crate) fn confine_to_navmesh(
                 let desired = intent.desired;
                 if desired.position != pose.position {
                     let result = mesh.move_along(polygon, pose.position, desired.position);
-                    if result.position.distance_squared(desired.position) > DEVIATION * DEVIATION
-                        && intent.pending == Pending::Nothing
-                    {
-                        intent.pending = if wanders {
-                            Pending::NewTarget
-                        } else {
-                            Pending::Rejoin
-                        };
+                    if result.position.distance_squared(desired.position) > DEVIATION * DEVIATION {
+                        intent.plan_on_from_here(wanders);
                     }
                     // Compared first: writing would mark the location changed.
                     if result.polygon != polygon {
