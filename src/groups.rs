@@ -190,7 +190,9 @@ fn apply_group_settings(
                     .nearest_point(mesh.centroid(polygon) + jitter)
                     .unwrap_or((mesh.centroid(polygon), polygon));
                 position = candidate;
-                if !overlaps(&placed, candidate, body_radius) {
+                if mesh.has_room(candidate, body_radius)
+                    && !overlaps(&placed, candidate, body_radius)
+                {
                     break;
                 }
             }
@@ -218,8 +220,8 @@ fn apply_group_settings(
     }
 }
 
-/// Places tried for a new member before it takes the last one, overlap or
-/// not.
+/// Places tried for a new member, each with room for its body off the
+/// walls and clear of the bodies before it, before it takes the last one.
 const SPAWN_ATTEMPTS: u32 = 24;
 
 /// Whether a body of `radius` at `position` would overlap one `placed`,

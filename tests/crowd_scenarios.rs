@@ -114,7 +114,7 @@ fn towns_crowd(seed: u64, avoid: bool) -> App {
 /// 12) for 10 simulated minutes: with avoidance, no tank ever touches a
 /// pedestrian and bodies touch at most 0.1 contact-seconds per 1,000
 /// unit-seconds. Nobody stands jammed for more than 10 s (#21 asks 5 s;
-/// the longest is 6.5 s).
+/// the longest is 6.6 s).
 #[test]
 fn the_towns_crowd_keeps_clear() {
     let run = |avoid: bool| {

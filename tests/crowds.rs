@@ -398,3 +398,33 @@ fn groups_crossing_at_a_few_ticks_a_second_arrive_without_contact() {
         assert!(app.world().resource::<KerbStats>().moves_taken_back_total > 0);
     }
 }
+
+/// The demo's groups (tanks alone, pedestrians in clusters of 12) spawn on
+/// the town with room for every body off the walls and clear of the
+/// others: a cluster whose spot is near a wall does not press its members
+/// against it, where they would stand jammed until the rest had left.
+#[test]
+fn groups_spawn_with_room_off_the_walls() {
+    for seed in [1, 7] {
+        let mut app = app_with(town(), 30, seed);
+        app.add_plugins(UnitGroupsPlugin);
+        app.insert_resource(UnitGroups::new(vec![
+            GroupSettings::new("Tanks", UnitPreset::TANK, 14, 1),
+            GroupSettings::new("Pedestrians", UnitPreset::PEDESTRIAN, 360, 12),
+        ]));
+        app.update();
+        let mesh = navmesh(&app);
+        let mut query = app.world_mut().query::<(&Transform, &Body)>();
+        let bodies: Vec<(Vec2, f32)> = query
+            .iter(app.world())
+            .map(|(transform, body)| (transform.translation.truncate(), body.radius))
+            .collect();
+        assert_eq!(bodies.len(), 374);
+        for (i, &(p, r)) in bodies.iter().enumerate() {
+            assert!(mesh.has_room(p, r), "seed {seed}: a body of {r} m at {p}");
+            for &(q, s) in &bodies[i + 1..] {
+                assert!(p.distance(q) >= r + s, "seed {seed}: {p} and {q} overlap");
+            }
+        }
+    }
+}
