@@ -174,8 +174,10 @@ impl Wander {
 /// [`crate::Blocked`]).
 ///
 /// With avoidance on, a unit bound for a point has also arrived when,
-/// pushed off its path, its body covers the point, and, where someone
-/// stands on the point, when it is as near as they let it come.
+/// pushed off its path, its body covers the point, or comes within twice
+/// its body's radius of a point inside one of its turning circles (which
+/// no forward path reaches without a loop), and, where someone stands on
+/// the point, when it is as near as they let it come.
 ///
 /// A destination in the unit's polygon or a neighbouring one is reached
 /// with one turning path; anything further, or anything the direct path

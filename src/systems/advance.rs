@@ -6,7 +6,7 @@ use bevy::utils::Parallel;
 
 use super::small_batches;
 use crate::avoidance::{Avoiding, Body};
-use crate::components::{Destination, ReverseGear, Speed, Unit, UnitPose, Wander};
+use crate::components::{Destination, ReverseGear, Speed, TurningRadius, Unit, UnitPose, Wander};
 use crate::messages::Arrived;
 use crate::settings::KerbStats;
 use crate::state::{FollowedRoute, Goal, Intent, Motion, Pending};
@@ -29,6 +29,7 @@ pub(crate) fn advance_along_paths(
             Entity,
             &UnitPose,
             &Speed,
+            &TurningRadius,
             &Body,
             Option<&ReverseGear>,
             &mut Intent,
@@ -50,6 +51,7 @@ pub(crate) fn advance_along_paths(
                 entity,
                 pose,
                 speed,
+                turning_radius,
                 body,
                 reverse_gear,
                 mut intent,
@@ -71,19 +73,21 @@ pub(crate) fn advance_along_paths(
                     _ => None,
                 };
                 let taken = avoiding.arrive_within;
-                let near_enough = |at: Vec2, off_path: bool| {
-                    let reach = if off_path {
-                        body.radius.max(taken)
-                    } else {
-                        taken
-                    };
-                    goal.is_some_and(|goal| at.distance(goal) <= reach)
+                let near_enough = |at: UnitPose, off_path: bool| {
+                    goal.is_some_and(|goal| {
+                        let reach = if off_path {
+                            off_path_reach(at, goal, body.radius, turning_radius.0).max(taken)
+                        } else {
+                            taken
+                        };
+                        at.position.distance(goal) <= reach
+                    })
                 };
                 // Backing up towards someone, or heavy among a crowd: slower
                 // along the path, or wait.
                 let Some(path_share) = avoiding.path_share(in_reverse, speed.0) else {
                     intent.desired = *pose;
-                    if near_enough(pose.position, avoiding.off_path) {
+                    if near_enough(*pose, avoiding.off_path) {
                         arrive(*pose, &mut motion, &mut avoiding, followed.as_deref_mut());
                         arrived.borrow_local_mut().push(entity);
                     }
@@ -94,7 +98,7 @@ pub(crate) fn advance_along_paths(
                         kerb_crowd::drive(pose.position, pose.heading, choice, dt);
                     intent.desired = UnitPose { position, heading };
                     avoiding.off_path = true;
-                    if near_enough(position, true) {
+                    if near_enough(intent.desired, true) {
                         let at = intent.desired;
                         arrive(at, &mut motion, &mut avoiding, followed.as_deref_mut());
                         arrived.borrow_local_mut().push(entity);
@@ -104,7 +108,7 @@ pub(crate) fn advance_along_paths(
                 if avoiding.off_path {
                     intent.desired = *pose;
                     motion.stand_at(*pose);
-                    if near_enough(pose.position, true) {
+                    if near_enough(*pose, true) {
                         arrive(*pose, &mut motion, &mut avoiding, followed.as_deref_mut());
                         arrived.borrow_local_mut().push(entity);
                         return;
@@ -158,7 +162,7 @@ pub(crate) fn advance_along_paths(
                 let travelled = travelled.min(motion.path.length());
                 motion.travelled = travelled;
                 intent.desired = motion.unit_pose_at(motion.path.sample(travelled));
-                if !motion.reversing && near_enough(intent.desired.position, false) {
+                if !motion.reversing && near_enough(intent.desired, false) {
                     let at = intent.desired;
                     arrive(at, &mut motion, &mut avoiding, followed.as_deref_mut());
                     arrived.borrow_local_mut().push(entity);
@@ -204,5 +208,56 @@ fn arrive(
     motion.goal = Goal::None;
     if let Some(followed) = followed {
         followed.clear();
+    }
+}
+
+/// How near its goal point a unit pushed off its path counts as there: where
+/// its body comes over the point, or, where the point lies inside one of
+/// its turning circles (no forward path reaches it without a loop, which
+/// in a crowd is what pushed it off), within twice its body's radius.
+fn off_path_reach(at: UnitPose, goal: Vec2, body_radius: f32, turn_radius: f32) -> f32 {
+    let local = Vec2::from_angle(-at.heading).rotate(goal - at.position);
+    let centre = Vec2::new(0.0, turn_radius);
+    let inside = local.distance(centre) < turn_radius || local.distance(-centre) < turn_radius;
+    if inside {
+        2.0 * body_radius
+    } else {
+        body_radius
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pedestrian (body 0.3 m, turning radius 0.8 m) at the origin facing
+    /// +x: a point half a metre to its side lies inside its turning circle,
+    /// and counts from 0.6 m; one half a metre ahead does not, and counts
+    /// only under its body.
+    #[test]
+    fn a_point_inside_the_turning_circle_counts_from_further() {
+        let at = UnitPose {
+            position: Vec2::new(100.0, -40.0),
+            heading: 0.0,
+        };
+        let reach = |local: Vec2| off_path_reach(at, at.position + local, 0.3, 0.8);
+        assert_eq!(reach(Vec2::new(0.0, 0.5)), 0.6);
+        assert_eq!(reach(Vec2::new(0.1, -0.55)), 0.6);
+        assert_eq!(reach(Vec2::new(0.5, 0.0)), 0.3);
+        assert_eq!(reach(Vec2::new(-0.5, 0.0)), 0.3);
+        // Turned to face +y, the side is -x.
+        let turned = UnitPose {
+            heading: std::f32::consts::FRAC_PI_2,
+            ..at
+        };
+        assert_eq!(
+            off_path_reach(turned, at.position + Vec2::new(-0.5, 0.0), 0.3, 0.8),
+            0.6
+        );
+        // A tight turner has no room inside: everything counts under its body.
+        assert_eq!(
+            off_path_reach(at, at.position + Vec2::new(0.0, 0.5), 0.3, 0.05),
+            0.3
+        );
     }
 }
