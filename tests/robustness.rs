@@ -199,9 +199,20 @@ fn settings_a_game_gets_wrong_never_panic_or_leave_the_mesh() {
     }
 }
 
+/// Every tick, units get new destinations on and off the mesh, turning
+/// radii, speeds, bodies, reverse gears and teleports, opt in and out of
+/// avoidance, start and stop wandering, and are despawned and spawned;
+/// now and then avoidance is switched and its settings changed. With
+/// avoidance off and on, nothing panics and nobody leaves the mesh.
 #[test]
 fn units_changed_and_despawned_every_tick_never_panic_or_leave_the_mesh() {
+    units_changed_every_tick(false);
+    units_changed_every_tick(true);
+}
+
+fn units_changed_every_tick(avoid: bool) {
     let mut app = app_with(town(), 30, 3);
+    app.world_mut().resource_mut::<AvoidanceSettings>().enabled = avoid;
     let mesh = navmesh(&app);
     spawn_wanderers(&mut app, 40, &mesh);
     let mut rng = UnitRng::new(7, 7);
@@ -217,7 +228,7 @@ fn units_changed_and_despawned_every_tick_never_panic_or_leave_the_mesh() {
             .iter(app.world())
             .collect();
         for (index, &unit) in units.iter().enumerate() {
-            let roll = rng.next_u64() % 12;
+            let roll = rng.next_u64() % 18;
             let mut entity = app.world_mut().entity_mut(unit);
             match roll {
                 0 => {
@@ -247,8 +258,38 @@ fn units_changed_and_despawned_every_tick_never_panic_or_leave_the_mesh() {
                 7 if index % 5 == 0 => {
                     entity.despawn();
                 }
+                8 => {
+                    entity.insert(Body {
+                        radius: rng.next_f32() * 4.0,
+                    });
+                }
+                9 => {
+                    entity.insert(NoAvoidance);
+                }
+                10 => {
+                    entity.remove::<NoAvoidance>();
+                }
+                11 => {
+                    entity.insert(Teleport {
+                        position: spot(&mut rng),
+                        heading: rng.next_signed() * 4.0,
+                    });
+                }
+                12 => {
+                    entity.insert(ReverseGear::default());
+                }
+                13 => {
+                    entity.remove::<ReverseGear>();
+                }
                 _ => {}
             }
+        }
+        if tick % 37 == 36 {
+            let mut settings = app.world_mut().resource_mut::<AvoidanceSettings>();
+            settings.enabled = avoid || !settings.enabled;
+            settings.horizon = [0.0, 0.1, 1.5, 30.0][(tick / 37) % 4];
+            settings.neighbours = [0, 1, 8, 1000][(tick / 37 + 1) % 4];
+            settings.range = [0.0, 0.5, 10.0, 500.0][(tick / 37 + 2) % 4];
         }
         if tick % 10 == 0 {
             spawn_wanderers(&mut app, 5, &mesh);
