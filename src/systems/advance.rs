@@ -230,10 +230,10 @@ fn off_path_reach(at: UnitPose, goal: Vec2, body_radius: f32, turn_radius: f32) 
 mod tests {
     use super::*;
 
-    /// A pedestrian (body 0.3 m, turning radius 0.8 m) at the origin facing
-    /// +x: a point half a metre to its side lies inside its turning circle,
-    /// and counts from 0.6 m; one half a metre ahead does not, and counts
-    /// only under its body.
+    /// A pedestrian (body 0.3 m, turning radius 0.8 m) facing +x: a point
+    /// half a metre to its side lies inside its turning circle, and counts
+    /// from 0.6 m; one half a metre ahead does not, and counts only under
+    /// its body. Points are given relative to where it stands.
     #[test]
     fn a_point_inside_the_turning_circle_counts_from_further() {
         let at = UnitPose {
