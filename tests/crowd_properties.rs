@@ -159,26 +159,6 @@ fn spawn(app: &mut App, mesh: &NavMesh, crowd: &RandomCrowd) -> Vec<(Entity, boo
         .collect()
 }
 
-/// The pairs of avoiding bodies in contact (overlapping by more than 5% of
-/// the sum of their radii).
-fn pairs_in_contact(app: &mut App, avoiding: &BTreeSet<Entity>) -> BTreeSet<(Entity, Entity)> {
-    let mut query = app.world_mut().query::<(Entity, &UnitPose, &Body)>();
-    let bodies: Vec<(Entity, Vec2, f32)> = query
-        .iter(app.world())
-        .filter(|(entity, ..)| avoiding.contains(entity))
-        .map(|(entity, pose, body)| (entity, pose.position, body.radius))
-        .collect();
-    let mut pairs = BTreeSet::new();
-    for (i, &(a, p, r)) in bodies.iter().enumerate() {
-        for &(b, q, s) in &bodies[i + 1..] {
-            if p.distance(q) < 0.95 * (r + s) {
-                pairs.insert((a.min(b), a.max(b)));
-            }
-        }
-    }
-    pairs
-}
-
 /// Every unit's pose, by entity.
 fn poses(app: &mut App) -> BTreeMap<Entity, UnitPose> {
     let mut query = app.world_mut().query::<(Entity, &UnitPose)>();
@@ -215,11 +195,11 @@ fn run(crowd: &RandomCrowd) -> Result<(), String> {
     // The first update places the units.
     app.update();
     let dt = 1.0 / crowd.hz as f32;
-    let mut before = pairs_in_contact(&mut app, &avoiding);
+    let mut before = pairs_in_contact(&mut app, |entity| avoiding.contains(&entity));
     let mut last = poses(&mut app);
     for tick in 0..crowd.seconds * crowd.hz {
         app.update();
-        let now = pairs_in_contact(&mut app, &avoiding);
+        let now = pairs_in_contact(&mut app, |entity| avoiding.contains(&entity));
         if let Some(pair) = now.difference(&before).next() {
             return Err(format!("tick {tick}: {pair:?} came into contact"));
         }

@@ -127,6 +127,29 @@ pub fn spawn_wanderers(app: &mut App, count: usize, mesh: &NavMesh) {
     }
 }
 
+/// The pairs of bodies in contact (overlapping by more than 5% of the sum
+/// of their radii), among the units `counted` picks.
+pub fn pairs_in_contact(
+    app: &mut App,
+    counted: impl Fn(Entity) -> bool,
+) -> std::collections::BTreeSet<(Entity, Entity)> {
+    let mut query = app.world_mut().query::<(Entity, &UnitPose, &Body)>();
+    let bodies: Vec<(Entity, Vec2, f32)> = query
+        .iter(app.world())
+        .filter(|(entity, ..)| counted(*entity))
+        .map(|(entity, pose, body)| (entity, pose.position, body.radius))
+        .collect();
+    let mut pairs = std::collections::BTreeSet::new();
+    for (i, &(a, p, r)) in bodies.iter().enumerate() {
+        for &(b, q, s) in &bodies[i + 1..] {
+            if p.distance(q) < 0.95 * (r + s) {
+                pairs.insert((a.min(b), a.max(b)));
+            }
+        }
+    }
+    pairs
+}
+
 /// Every unit's pose, bit for bit, by entity: for comparing replays.
 pub fn positions(app: &mut App) -> Vec<(Entity, [u32; 3])> {
     let mut query = app.world_mut().query::<(Entity, &UnitPose)>();
