@@ -443,3 +443,67 @@ fn a_unit_reaches_a_place_beyond_a_row_of_people_standing() {
     // inside the turning circle).
     assert!(arrived >= 38, "{arrived} of 40 arrived");
 }
+
+/// Two groups of 24 walk head on along a street: no unit bound for a
+/// place drives off its path facing more than a quarter turn away from the
+/// way its path went, beyond the turn of a tick or two, without planning a
+/// fresh one from where it is. Swerving keeps the curvature the path had
+/// where the unit left it, so one the crowd turned round would otherwise
+/// walk on the wrong way for as long as it kept swerving.
+#[test]
+fn a_unit_turned_round_off_its_path_plans_afresh() {
+    let street = grid_world(40, 6, 2.0, |_, _| false).validate().unwrap();
+    let hz = 30;
+    let mut app = app_with(street, hz, 5);
+    with_avoidance(&mut app, true);
+    let pedestrian = UnitPreset::PEDESTRIAN;
+    let mut units = Vec::new();
+    for i in 0..48 {
+        let (side, across, along) = (i / 24, (i % 24) % 6, (i % 24) / 6);
+        let y = 1.5 + 1.8 * across as f32;
+        let x = 4.0 + 1.5 * along as f32;
+        let (from, heading, to) = if side == 0 {
+            (Vec2::new(x, y), 0.0, Vec2::new(76.0 - x, y))
+        } else {
+            (
+                Vec2::new(80.0 - x, 12.0 - y),
+                std::f32::consts::PI,
+                Vec2::new(x, 12.0 - y),
+            )
+        };
+        units.push(send_pedestrian(&mut app, from, heading, to));
+    }
+    // Two ticks of turning as tightly as a pedestrian can.
+    let slack = 2.0 * pedestrian.speed / pedestrian.turning_radius / hz as f32;
+    let mut most_turned: f32 = 0.0;
+    for _ in 0..60 * hz {
+        app.update();
+        for unit in &units {
+            let world = app.world();
+            let (Some(avoiding), Some(motion), Some(pose)) = (
+                world.get::<Avoiding>(*unit),
+                world.get::<Motion>(*unit),
+                world.get::<UnitPose>(*unit),
+            ) else {
+                continue;
+            };
+            // One backing out of a jam faces against the path it plans.
+            let bound = world.get::<Destination>(*unit).is_some() && !motion.is_reversing();
+            if !avoiding.is_off_path() || !bound {
+                continue;
+            }
+            let way = motion.path().sample(motion.travelled()).heading;
+            let turned = (pose.heading - way + std::f32::consts::PI)
+                .rem_euclid(std::f32::consts::TAU)
+                - std::f32::consts::PI;
+            most_turned = most_turned.max(turned.abs());
+        }
+    }
+    let quarter = std::f32::consts::FRAC_PI_2;
+    assert!(
+        most_turned <= quarter + slack,
+        "turned {most_turned} rad off its path"
+    );
+    // Units were turned far enough off their paths to need it.
+    assert!(most_turned >= 0.5 * quarter, "{most_turned}");
+}

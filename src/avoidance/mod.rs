@@ -7,12 +7,14 @@
 //! have moved, any move that brought two bodies into contact is taken back
 //! (`take_back`).
 
+mod among;
 mod choose;
 mod snapshot;
 mod standing;
 mod take_back;
 mod unjam;
 
+pub(crate) use among::way_among;
 pub(crate) use choose::choose_motions;
 pub(crate) use snapshot::Crowd;
 pub(crate) use take_back::take_back_contacts;

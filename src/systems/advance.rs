@@ -1,6 +1,8 @@
 //! [`crate::KerbSystems::Advance`]: drive along the paths, sampling each
 //! pose exactly.
 
+use std::f32::consts::FRAC_PI_2;
+
 use bevy::prelude::*;
 use bevy::utils::Parallel;
 
@@ -102,6 +104,11 @@ pub(crate) fn advance_along_paths(
                         let at = intent.desired;
                         arrive(at, &mut motion, &mut avoiding, followed.as_deref_mut());
                         arrived.borrow_local_mut().push(entity);
+                    } else if has_destination
+                        && motion.goal != Goal::None
+                        && turned_round(&motion, heading)
+                    {
+                        intent.pending = Pending::Rejoin;
                     }
                     return;
                 }
@@ -209,6 +216,16 @@ fn arrive(
     if let Some(followed) = followed {
         followed.clear();
     }
+}
+
+/// Whether a unit swerving off its path now faces more than a quarter turn
+/// away from the way its path went where it left it. Swerving keeps the
+/// curvature the path had there, so one the crowd has turned round would
+/// walk on the wrong way for as long as it kept swerving (along a wall, for
+/// a minute): it plans a fresh path from where it is instead.
+fn turned_round(motion: &Motion, heading: f32) -> bool {
+    let way = motion.unit_pose_at(motion.path().sample(motion.travelled()));
+    kerb_turning::wrap_signed(heading - way.heading).abs() > FRAC_PI_2
 }
 
 /// How near its goal point a unit pushed off its path counts as there: where

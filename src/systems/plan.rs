@@ -13,6 +13,7 @@ use kerb_turning::{Pose, TurningPath};
 
 use super::reverse_out::reverse_out;
 use super::{navmesh, small_batches};
+use crate::avoidance::{AvoidanceSettings, Body, Crowd, way_among};
 use crate::components::{
     Destination, NavLocation, ReverseGear, TurningRadius, Unit, UnitPose, Wander,
 };
@@ -89,6 +90,8 @@ pub(crate) fn plan_paths(
     world: Res<KerbWorld>,
     assets: Res<Assets<WorldAsset>>,
     mut stats: ResMut<KerbStats>,
+    avoidance: Res<AvoidanceSettings>,
+    crowd: Res<Crowd>,
     mut commands: Commands,
     mut blocked_messages: MessageWriter<Blocked>,
     mut blocked: Local<Parallel<Vec<(Blocked, bool)>>>,
@@ -107,6 +110,8 @@ pub(crate) fn plan_paths(
         seed: settings.seed,
         wall_margin: settings.wall_margin,
     };
+    // Those standing, as avoidance last saw them.
+    let crowd = avoidance.enabled.then_some(&*crowd);
     let planned = AtomicU32::new(0);
     let clearances = Clearances {
         path: settings.clearance,
@@ -134,6 +139,7 @@ pub(crate) fn plan_paths(
                 entity,
                 pose,
                 radius,
+                body,
                 location,
                 mut intent,
                 mut motion,
@@ -177,6 +183,25 @@ pub(crate) fn plan_paths(
                     let may_back_out = rejoining && has_destination;
                     plan_from(mesh, start, polygon, goal, gears, may_route, may_back_out)
                 });
+                // Pushed off the way to a place among others standing at
+                // theirs: in along the gaps, not through them.
+                let plan = match (plan, motion.goal, crowd) {
+                    (Planned::Path(path), Goal::Point(goal), Some(crowd))
+                        if rejoining && may_route =>
+                    {
+                        way_among(
+                            crowd,
+                            mesh,
+                            &path,
+                            goal,
+                            radius.0,
+                            body.radius,
+                            clearances.path,
+                        )
+                        .map_or(Planned::Path(path), Planned::Route)
+                    }
+                    (plan, ..) => plan,
+                };
                 intent.desired = *pose;
                 intent.pending = Pending::Nothing;
                 if let Some(followed) = followed.as_mut() {
@@ -259,6 +284,7 @@ type PlanningData = (
     Entity,
     &'static UnitPose,
     &'static TurningRadius,
+    &'static Body,
     &'static NavLocation,
     &'static mut Intent,
     &'static mut Motion,

@@ -12,8 +12,12 @@
 //! with no allocation once its buffers have grown. Every choice reads only
 //! the previous tick's state, so the order in which units choose, and the
 //! number of threads, cannot change the result.
+//!
+//! Where avoidance alone cannot get a unit to its place, among others who
+//! stand at theirs, [`path_among`] searches a way in along the gaps.
 
 mod agent;
+mod among;
 mod arc;
 mod choice;
 mod contact;
@@ -22,6 +26,7 @@ mod nearest;
 mod orca;
 
 pub use agent::{Agent, Preferred};
+pub use among::{AmongParams, Standing, clear_of, path_among};
 pub use arc::drive;
 pub use choice::{
     AvoidanceParams, Choice, MAX_WALLS, choose, choose_within, keep_to_path, keeps_clear,

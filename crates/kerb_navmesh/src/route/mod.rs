@@ -11,6 +11,7 @@ mod error;
 mod gears;
 mod legs;
 mod string_pull;
+mod through;
 
 pub use error::RouteError;
 pub use gears::weighted_length;
