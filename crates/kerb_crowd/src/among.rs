@@ -283,21 +283,19 @@ mod tests {
         }
     }
 
-    /// A block of people standing in rows 1.5 m apart and columns 2 m
-    /// apart, with one place in its middle free: the plain path to it cuts
-    /// through the block; the search finds the way along a gap between
-    /// columns and turns into the place.
-    #[test]
-    fn finds_the_way_into_a_free_place_inside_a_block() {
-        let goal = Vec2::new(4.0, 4.5);
+    /// Finds the way from beside a block of people standing in rows 1.5 m
+    /// apart and columns 2 m apart, the block's corner at `origin`, into the
+    /// one free place in its middle.
+    fn into_the_block_at(origin: Vec2) {
+        let goal = origin + Vec2::new(4.0, 4.5);
         let standing: Vec<Standing> = lattice(
-            (0..5).map(|i| 2.0 * i as f32),
-            (0..7).map(|j| 1.5 * j as f32),
+            (0..5).map(|i| origin.x + 2.0 * i as f32),
+            (0..7).map(|j| origin.y + 1.5 * j as f32),
         )
         .into_iter()
         .filter(|other| other.position.distance(goal) > 0.1)
         .collect();
-        let start = Pose::new(Vec2::new(-3.0, 12.0), 0.0);
+        let start = Pose::new(origin + Vec2::new(-3.0, 12.0), 0.0);
         let plain = plan_to_point(start, goal, RADIUS).unwrap();
         assert!(!clear_of(&plain, &standing));
         let legs = path_among(
@@ -312,29 +310,17 @@ mod tests {
         assert_a_way(&legs, start, goal, &standing);
     }
 
+    /// The plain path to the free place cuts through the block; the search
+    /// finds the way along a gap between columns and turns into the place.
+    #[test]
+    fn finds_the_way_into_a_free_place_inside_a_block() {
+        into_the_block_at(Vec2::ZERO);
+    }
+
     /// Far from the origin the same block is searched the same way.
     #[test]
     fn finds_the_way_in_far_from_the_origin() {
-        let origin = Vec2::new(60_000.0, -40_000.0);
-        let goal = origin + Vec2::new(4.0, 4.5);
-        let standing: Vec<Standing> = lattice(
-            (0..5).map(|i| origin.x + 2.0 * i as f32),
-            (0..7).map(|j| origin.y + 1.5 * j as f32),
-        )
-        .into_iter()
-        .filter(|other| other.position.distance(goal) > 0.1)
-        .collect();
-        let start = Pose::new(origin + Vec2::new(-3.0, 12.0), 0.0);
-        let legs = path_among(
-            start,
-            goal,
-            RADIUS,
-            &standing,
-            &AmongParams::default(),
-            |_| true,
-        )
-        .expect("a way in");
-        assert_a_way(&legs, start, goal, &standing);
+        into_the_block_at(Vec2::new(60_000.0, -40_000.0));
     }
 
     /// A place walled round by people standing shoulder to shoulder has no
