@@ -141,7 +141,7 @@ pub fn path_among(
     let step_turn = TAU / params.headings as f32;
     let straight = (radius * step_turn).max(MIN_STEP);
     // Poses closer than this, facing the same way, count as one.
-    let cell = 0.5 * straight.min(radius * step_turn).max(0.05);
+    let cell = 0.5 * (radius * step_turn).max(0.05);
     let window = start.position.distance(goal) + 4.0 * radius + 2.0;
     let key = |pose: &Pose, turn: i32| {
         let at = (pose.position - start.position) / cell;
@@ -200,16 +200,16 @@ pub fn path_among(
                     _ => continue,
                 }
             };
-            let end = step.end().position;
-            if end.distance(goal) > window || !room(end) || !clear_of(&step, &standing) {
+            let next = step.end();
+            let left = next.position.distance(goal);
+            if left > window || !room(next.position) || !clear_of(&step, &standing) {
                 continue;
             }
-            let next = step.end();
             if closed.contains(&key(&next, turn + turned)) {
                 continue;
             }
             let driven = driven + step.length();
-            let estimate = driven + params.greed * end.distance(goal);
+            let estimate = driven + params.greed * left;
             nodes.push(Node {
                 pose: next,
                 turn: turn + turned,
@@ -242,6 +242,16 @@ mod tests {
     /// pedestrian standing: two bodies of 0.3 m and a tenth more.
     const RADIUS: f32 = 0.8;
     const REACH: f32 = 0.66;
+
+    /// The search for a pedestrian with the default parameters.
+    fn search(
+        start: Pose,
+        goal: Vec2,
+        standing: &[Standing],
+        room: impl Fn(Vec2) -> bool,
+    ) -> Option<Vec<TurningPath>> {
+        path_among(start, goal, RADIUS, standing, &AmongParams::default(), room)
+    }
 
     fn lattice(
         columns: impl Iterator<Item = f32> + Clone,
@@ -298,15 +308,7 @@ mod tests {
         let start = Pose::new(origin + Vec2::new(-3.0, 12.0), 0.0);
         let plain = plan_to_point(start, goal, RADIUS).unwrap();
         assert!(!clear_of(&plain, &standing));
-        let legs = path_among(
-            start,
-            goal,
-            RADIUS,
-            &standing,
-            &AmongParams::default(),
-            |_| true,
-        )
-        .expect("a way in");
+        let legs = search(start, goal, &standing, |_| true).expect("a way in");
         assert_a_way(&legs, start, goal, &standing);
     }
 
@@ -335,17 +337,7 @@ mod tests {
             })
             .collect();
         let start = Pose::new(Vec2::new(0.0, 0.0), 0.0);
-        assert_eq!(
-            path_among(
-                start,
-                goal,
-                RADIUS,
-                &standing,
-                &AmongParams::default(),
-                |_| true
-            ),
-            None
-        );
+        assert_eq!(search(start, goal, &standing, |_| true), None);
     }
 
     /// Walls the search may not leave (`room`) are kept to: a way round a
@@ -357,15 +349,7 @@ mod tests {
         let standing = lattice((-10..=3).map(|i| 0.9 * i as f32), std::iter::once(1.5));
         let start = Pose::new(Vec2::ZERO, 0.0);
         let room = |p: Vec2| p.y > -2.0;
-        let legs = path_among(
-            start,
-            goal,
-            RADIUS,
-            &standing,
-            &AmongParams::default(),
-            room,
-        )
-        .expect("round the row's end");
+        let legs = search(start, goal, &standing, room).expect("round the row's end");
         assert_a_way(&legs, start, goal, &standing);
         for leg in &legs {
             assert!(leg.end().position.y > -2.0);

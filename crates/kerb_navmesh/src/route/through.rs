@@ -18,10 +18,9 @@ impl NavMesh {
     /// polyline their joints.
     pub fn route_through(&self, legs: Vec<TurningPath>, clearance: f32) -> Option<Route> {
         let first = legs.first()?;
-        let joined = legs.windows(2).all(|pair| {
-            let gap = pair[0].end().position.distance(pair[1].start().position);
-            gap <= JOIN * (1.0 + pair[1].start().position.abs().max_element() * f32::EPSILON)
-        });
+        let joined = legs
+            .windows(2)
+            .all(|pair| pair[0].end().position.distance(pair[1].start().position) <= JOIN);
         if !joined || !legs.iter().all(|leg| self.is_walkable(leg, clearance)) {
             return None;
         }
