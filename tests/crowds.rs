@@ -507,3 +507,95 @@ fn a_unit_turned_round_off_its_path_plans_afresh() {
     // Units were turned far enough off their paths to need it.
     assert!(most_turned >= 0.5 * quarter, "{most_turned}");
 }
+
+/// A share in [0, 1) for `key`, spread evenly (SplitMix64's finaliser):
+/// spawn spots that do not depend on a random stream's version.
+fn spread(key: u64) -> f32 {
+    let mut z = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
+}
+
+/// Units a game spawns on top of each other part, whether they stand or
+/// wander, within a simulated minute, and no tick brings two more bodies
+/// into contact on the way: twenty on one spot (pedestrians, then one in
+/// four a tank), and a hundred strewn over a 25 m patch, one in ten a
+/// tank, at 30 and at 2 ticks a second. Standing units used never to
+/// part: nothing asked them to move.
+#[test]
+fn units_spawned_on_top_of_each_other_part() {
+    let patch = |i: usize| {
+        let key = i as u64 * 2;
+        Vec2::new(7.5 + 25.0 * spread(key), 7.5 + 25.0 * spread(key + 1))
+    };
+    let one_spot = |_: usize| Vec2::new(20.0, 20.0);
+    let cases: [(&str, usize, usize, &dyn Fn(usize) -> Vec2, u32); 4] = [
+        (
+            "twenty pedestrians on one spot",
+            20,
+            usize::MAX,
+            &one_spot,
+            30,
+        ),
+        (
+            "twenty on one spot, one in four a tank",
+            20,
+            4,
+            &one_spot,
+            30,
+        ),
+        (
+            "a hundred over a patch, one in ten a tank",
+            100,
+            10,
+            &patch,
+            30,
+        ),
+        ("the same at 2 Hz", 100, 10, &patch, 2),
+    ];
+    for (case, count, tank_every, spot, hz) in cases {
+        for wander in [false, true] {
+            let mut app = app_with(square(), hz, 1);
+            with_avoidance(&mut app, true);
+            for i in 0..count {
+                let preset = if i % tank_every == 0 {
+                    UnitPreset::TANK
+                } else {
+                    UnitPreset::PEDESTRIAN
+                };
+                let at = spot(i);
+                if wander {
+                    app.world_mut().spawn(preset.wanderer_at(at, 0.0));
+                } else {
+                    let pose = Transform::from_translation(at.extend(0.0));
+                    app.world_mut().spawn((preset.unit(), pose));
+                }
+            }
+            // The first update places the units, on top of each other.
+            app.update();
+            let at_first = pairs_in_contact(&mut app, |_| true).len();
+            assert!(at_first >= count / 4, "{case}: {at_first} pairs at first");
+            let run = format!("{case}, wandering {wander}");
+            let parted = ticks_to_part(&mut app, 60 * hz, &run);
+            println!("{run}: parted in {:.1} s", parted as f32 / hz as f32);
+        }
+    }
+}
+
+/// Runs `app` until no two bodies are in contact, for at most `ticks`,
+/// asserting that no tick brings two more into contact; the ticks it took.
+fn ticks_to_part(app: &mut App, ticks: u32, run: &str) -> u32 {
+    let mut before = pairs_in_contact(app, |_| true);
+    for tick in 0..ticks {
+        if before.is_empty() {
+            return tick;
+        }
+        app.update();
+        let now = pairs_in_contact(app, |_| true);
+        let new: Vec<_> = now.difference(&before).collect();
+        assert!(new.is_empty(), "{run}, tick {tick}: {new:?}");
+        before = now;
+    }
+    panic!("{run}: {} pairs still in contact", before.len());
+}

@@ -95,7 +95,7 @@ pub(crate) fn choose_motions(
     let forget = crowd
         .unplaced
         .iter()
-        .map(|entity| (entity, None, None, 0.0, None));
+        .map(|entity| (entity, None, None, None, 0.0, None));
     // The few ways out, in unit order, matched to their units in turn.
     crowd.ways_out.sort_unstable_by_key(|(index, _)| *index);
     let mut backs = crowd.ways_out.drain(..).peekable();
@@ -104,15 +104,16 @@ pub(crate) fn choose_motions(
         .iter()
         .zip(crowd.choices.iter().copied())
         .zip(crowd.preferred.iter().copied())
+        .zip(crowd.wishes.iter().copied())
         .zip(crowd.arrive_within.iter().copied())
         .enumerate()
-        .map(|(index, (((entity, choice), preferred), within))| {
+        .map(|(index, ((((entity, choice), preferred), wish), within))| {
             let back = backs
                 .next_if(|(at, _)| *at as usize == index)
                 .map(|(_, path)| path);
-            (entity, choice, preferred, within, back)
+            (entity, choice, preferred, wish, within, back)
         });
-    for (entity, choice, preferred, arrive_within, back) in known.chain(forget) {
+    for (entity, choice, preferred, wish, arrive_within, back) in known.chain(forget) {
         let Ok((_, pose, _, _, _, mut motion, mut intent, _, mut avoiding, _, wanders, _)) =
             units.get_mut(*entity)
         else {
@@ -126,7 +127,7 @@ pub(crate) fn choose_motions(
             wanders,
             arrive_within,
         };
-        land(unit, choice, preferred, back, dt);
+        land(unit, choice, preferred, wish, back, dt);
     }
 }
 
@@ -160,7 +161,7 @@ fn choose_all(
         let mut nearest = Nearest::new(settings.neighbours);
         let mut contacts = 0;
         let mut backs: Vec<(u32, WayOut)> = Vec::new();
-        let choices: Vec<(u32, Option<Choice>, f32, f32)> = order
+        let choices: Vec<(u32, Option<Choice>, Option<Preferred>, f32, f32)> = order
             .iter()
             .map(|&index| {
                 let agent = &shared.agents[index as usize];
@@ -172,16 +173,18 @@ fn choose_all(
                     .filter(|&other| other > index)
                     .filter(|&other| in_contact(agent, &shared.agents[other as usize]))
                     .count();
-                let choice = shared.preferred[index as usize].map(|preferred| {
+                let room = shared.at_rest[index as usize]
+                    .then(|| making_room(shared, index, &nearest, held_limit))
+                    .flatten();
+                let wish =
+                    shared.preferred[index as usize].map(|preferred| room.unwrap_or(preferred));
+                let choice = wish.map(|wish| {
                     let neighbours = nearest
                         .indices()
                         .map(|other| &shared.agents[other as usize]);
-                    let room = shared.at_rest[index as usize]
-                        .then(|| making_room(shared, index, &nearest, held_limit))
-                        .flatten();
                     let choice = choose_one(
                         agent,
-                        room.unwrap_or(preferred),
+                        wish,
                         neighbours,
                         shared.reversing[index as usize],
                         &params,
@@ -224,13 +227,15 @@ fn choose_all(
                     });
                 backs.extend(back.map(|path| (index, path)));
                 let clear_to = nearest.nearest_distance_sq().map_or(range, f32::sqrt);
-                (index, choice, within, clear_to)
+                (index, choice, wish, within, clear_to)
             })
             .collect();
         (choices, backs, contacts)
     });
     crowd.choices.clear();
     crowd.choices.resize(crowd.agents.len(), None);
+    crowd.wishes.clear();
+    crowd.wishes.resize(crowd.agents.len(), None);
     crowd.arrive_within.clear();
     crowd.arrive_within.resize(crowd.agents.len(), 0.0);
     crowd.clear_to.clear();
@@ -238,8 +243,9 @@ fn choose_all(
     crowd.ways_out.clear();
     let mut contacts = 0;
     for (choices, backs, found) in chunks {
-        for (index, choice, within, clear_to) in choices {
+        for (index, choice, wish, within, clear_to) in choices {
             crowd.choices[index as usize] = choice;
+            crowd.wishes[index as usize] = wish;
             crowd.arrive_within[index as usize] = within;
             crowd.clear_to[index as usize] = clear_to;
         }

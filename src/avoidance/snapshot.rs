@@ -50,6 +50,9 @@ pub(crate) struct Crowd {
     /// The units' indices cell by cell, the order choices are made in.
     pub order: Vec<u32>,
     pub choices: Vec<Option<Choice>>,
+    /// The motion each unit asked avoidance for this tick: its path's, or
+    /// for one at rest the step it takes to make room.
+    pub wishes: Vec<Option<Preferred>>,
     /// The point each unit with a destination is bound for.
     pub goals: Vec<Option<Vec2>>,
     /// How near its goal each unit may come when others stand on it (see
@@ -152,8 +155,10 @@ impl Crowd {
             Goal::Point(goal) if unit.has_destination => Some(goal),
             _ => None,
         });
+        // One with nowhere to go stays at rest while it steps aside: it
+        // has no path to rejoin.
         self.at_rest
-            .push(settled && !unit.wanders && motion.goal == Goal::None && !unit.opted_out);
+            .push(!moving && !unit.wanders && motion.goal == Goal::None && !unit.opted_out);
         self.agents.push(Agent {
             position: unit.position,
             // A unit backing up moves, for the others, as if it faced the

@@ -108,7 +108,8 @@ pub(super) struct Landing<'a> {
 }
 
 /// Stores this tick's `choice` for the unit, counting the ticks it is held
-/// still while it wants to move. Held a second (face to face with someone,
+/// still while it wants to move (its `wish`: the motion of its path, its
+/// `preferred`, or the step it takes to make room). Held a second (face to face with someone,
 /// too close to turn away, or backing towards someone), it takes its
 /// `way_out` (see [`way_out`]); where there is none, it plans afresh from
 /// where it stands.
@@ -116,6 +117,7 @@ pub(super) fn land(
     unit: Landing,
     choice: Option<Choice>,
     preferred: Option<Preferred>,
+    wish: Option<Preferred>,
     way_out: Option<WayOut>,
     dt: f32,
 ) {
@@ -123,10 +125,8 @@ pub(super) fn land(
         unit.avoiding.arrive_within = unit.arrive_within;
     }
     // Creeping at a crawl, as two units face to face may, is held too.
-    let held = match (choice, preferred) {
-        (Some(choice), Some(preferred)) => {
-            preferred.speed > 0.0 && choice.speed <= CRAWL * preferred.speed
-        }
+    let held = match (choice, wish) {
+        (Some(choice), Some(wish)) => wish.speed > 0.0 && choice.speed <= CRAWL * wish.speed,
         _ => false,
     };
     // A tick of creeping between ticks held (inching along, then stopped
@@ -146,9 +146,10 @@ pub(super) fn land(
             unit.avoiding.choice = choice;
         }
         // Keeping the path's curvature, only slower: on along the path.
+        // One standing has no path: any motion chosen for it is a swerve.
         let along_path = match (choice, preferred) {
             (Some(choice), Some(preferred)) => {
-                choice.avoiding && choice.curvature == preferred.curvature
+                choice.avoiding && preferred.speed > 0.0 && choice.curvature == preferred.curvature
             }
             _ => false,
         };
@@ -236,7 +237,7 @@ mod tests {
             speed: 1.4,
             curvature: 0.0,
         };
-        land(unit, Some(choice), Some(wanted), way_out, dt);
+        land(unit, Some(choice), Some(wanted), Some(wanted), way_out, dt);
     }
 
     /// A held unit backs out along the step that keeps clear of those

@@ -131,6 +131,12 @@ pub(crate) fn advance_along_paths(
                     }
                     return;
                 }
+                // Only a wanderer without a destination is given a target:
+                // for any other unit a new target asked for is no plan to
+                // wait for (one placed, standing, then backing out a step).
+                if intent.pending == Pending::NewTarget && (!wanders || has_destination) {
+                    intent.pending = Pending::Nothing;
+                }
                 if intent.pending != Pending::Nothing || !motion.is_moving() {
                     if intent.desired != *pose {
                         intent.desired = *pose;

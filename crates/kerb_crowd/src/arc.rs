@@ -35,7 +35,8 @@ pub(crate) fn local_offset(distance: f32, curvature: f32) -> Vec2 {
 }
 
 /// Drives `choice` for `dt` from `position` and `heading` along the exact
-/// arc: the new position and heading.
+/// arc: the new position and heading. Where the values overflow (a speed
+/// of 1e30 on a turning radius of nearly zero), the unit stays where it is.
 pub fn drive(position: Vec2, heading: f32, choice: Choice, dt: f32) -> (Vec2, f32) {
     let moved = arc_offset(
         choice.speed,
@@ -43,15 +44,32 @@ pub fn drive(position: Vec2, heading: f32, choice: Choice, dt: f32) -> (Vec2, f3
         Vec2::from_angle(heading),
         dt,
     );
-    (
+    let to = (
         position + moved,
         heading + choice.curvature * choice.speed * dt,
-    )
+    );
+    if to.0.is_finite() && to.1.is_finite() {
+        to
+    } else {
+        (position, heading)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A choice whose turn overflows leaves the unit where it is.
+    #[test]
+    fn driving_an_overflowing_choice_stays_put() {
+        let choice = Choice {
+            speed: 5e29,
+            curvature: 1.0 / f32::MIN_POSITIVE,
+            avoiding: true,
+        };
+        let start = Vec2::new(3.0, 2.0);
+        assert_eq!(drive(start, 0.5, choice, 1.0 / 60.0), (start, 0.5));
+    }
 
     /// The series and the sine and cosine agree on both sides of the
     /// limit, and the series is exact at zero.
