@@ -86,6 +86,14 @@ fn tally(app: &mut App, seconds: u32, settle: u32) -> Tally {
             let stuck = (tick - anchor.1) as f32 / HZ as f32;
             if stuck == 5.0 {
                 tally.ever_stuck += 1;
+                // `KERB_TRACE=1` names each, to trace it.
+                if std::env::var("KERB_TRACE").is_ok() {
+                    eprintln!(
+                        "stuck: {entity} since {:.1} s at {}",
+                        anchor.1 as f32 / HZ as f32,
+                        pose.position
+                    );
+                }
             }
             tally.longest_stuck = tally.longest_stuck.max(stuck);
         }
@@ -113,8 +121,9 @@ fn towns_crowd(seed: u64, avoid: bool) -> App {
 /// The demo's crowd on the town (14 tanks, 360 pedestrians in clusters of
 /// 12) for 10 simulated minutes: with avoidance, no tank ever touches a
 /// pedestrian and bodies touch at most 0.1 contact-seconds per 1,000
-/// unit-seconds. Nobody stands jammed for more than 10 s (#21 asks 5 s;
-/// the longest is 6.6 s).
+/// unit-seconds. Nobody stands jammed for more than 6 s (#21 asks 5 s;
+/// the longest is 5.4 s, and was 6.6 s while a held unit waited a second
+/// to back out).
 #[test]
 fn the_towns_crowd_keeps_clear() {
     let run = |avoid: bool| {
@@ -140,7 +149,7 @@ fn the_towns_crowd_keeps_clear() {
     assert!(off.rate() > 1.0);
     assert_eq!(on.tank_contact_seconds, 0.0);
     assert!(on.rate() <= 0.1, "{on:?}");
-    assert!(on.longest_stuck <= 10.0, "{on:?}");
+    assert!(on.longest_stuck <= 6.0, "{on:?}");
 }
 
 /// The town's crowd with avoidance over `KERB_SEEDS` (default 4) seeds

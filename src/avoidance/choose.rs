@@ -11,7 +11,7 @@ use kerb_crowd::{
 use kerb_navmesh::NavMesh;
 
 use super::snapshot::{Crowd, UnitView};
-use super::standing::{MAKE_ROOM_AFTER, making_room, taken_reach};
+use super::standing::{make_room_after, making_room, taken_reach};
 use super::unjam::{Landing, WayOut, hold_limit, land, way_out};
 use super::{AvoidanceSettings, Avoiding, Body, NoAvoidance};
 use crate::components::{Destination, NavLocation, Speed, TurningRadius, Unit, UnitPose, Wander};
@@ -148,7 +148,7 @@ fn choose_all(
         ..AvoidanceParams::default()
     };
     let range = settings.range.max(0.0);
-    let held_limit = (MAKE_ROOM_AFTER / dt.max(f32::MIN_POSITIVE)).ceil() as u16;
+    let held_limit = make_room_after(dt);
     let backs_out_at = hold_limit(dt);
     let pool = ComputeTaskPool::get_or_init(TaskPool::default);
     let chunk = (crowd.agents.len() / (4 * pool.thread_num().max(1))).max(64);

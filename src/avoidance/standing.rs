@@ -31,7 +31,13 @@ pub(super) fn taken_reach(
 
 /// How long, in seconds, a unit must be held still before a settled unit
 /// in its way makes room for it.
-pub(super) const MAKE_ROOM_AFTER: f32 = 0.5;
+const MAKE_ROOM_AFTER: f32 = 0.15;
+
+/// How many ticks of `dt` a unit must be held still before a settled unit
+/// in its way makes room for it: at least one.
+pub(super) fn make_room_after(dt: f32) -> u16 {
+    ((MAKE_ROOM_AFTER / dt.max(f32::MIN_POSITIVE)).ceil() as u16).max(1)
+}
 
 /// For a unit at rest (arrived, or standing with nowhere to go): if its
 /// body overlaps another's, the motion that steps out of it

@@ -7,13 +7,15 @@ use kerb_navmesh::NavMesh;
 use kerb_turning::{Pose, TurningPath};
 
 use super::Avoiding;
+use super::standing::make_room_after;
 use crate::components::UnitPose;
 use crate::state::{Goal, Intent, Motion, Pending};
 use crate::systems::reverse_out::reverse_out;
 
 /// How long, in seconds, avoidance holds a unit still that wants to move
-/// before it backs out a step.
-const HOLD_LIMIT: f32 = 1.0;
+/// before it backs out a step: soon, for standing face to face with
+/// someone only ends when one of them moves.
+const HOLD_LIMIT: f32 = 0.3;
 
 /// Ticks of holding that a tick of moving while making way takes off the
 /// count.
@@ -25,9 +27,12 @@ const HELD_RELIEF: u16 = 4;
 const CRAWL: f32 = 0.2;
 
 /// How many ticks of `dt` avoidance holds a unit still before it backs
-/// out.
+/// out: at least a tick more than those in its way wait before they make
+/// room (see [`make_room_after`]), so that at a few ticks a second they
+/// still do.
 pub(super) fn hold_limit(dt: f32) -> u16 {
-    (HOLD_LIMIT / dt.max(f32::MIN_POSITIVE)).ceil() as u16
+    let limit = (HOLD_LIMIT / dt.max(f32::MIN_POSITIVE)).ceil() as u16;
+    limit.max(make_room_after(dt).saturating_add(1))
 }
 
 /// How a unit held still too long gets out.
@@ -109,7 +114,7 @@ pub(super) struct Landing<'a> {
 
 /// Stores this tick's `choice` for the unit, counting the ticks it is held
 /// still while it wants to move (its `wish`: the motion of its path, its
-/// `preferred`, or the step it takes to make room). Held a second (face to face with someone,
+/// `preferred`, or the step it takes to make room). Held too long (face to face with someone,
 /// too close to turn away, or backing towards someone), it takes its
 /// `way_out` (see [`way_out`]); where there is none, it plans afresh from
 /// where it stands.
