@@ -98,6 +98,10 @@ pub struct Motion {
     /// Whether the path is a step out of a jam, pulled forward: at its
     /// end the unit plans its way on, as after backing out.
     pub(crate) pulling_out: bool,
+    /// Whether the way is one in among others standing at their places
+    /// ([`kerb_crowd::path_among`]), planned clear of them: avoidance lets
+    /// the unit keep to it past them.
+    pub(crate) threading: bool,
     pub(crate) blocked_streak: u8,
 }
 
@@ -188,6 +192,7 @@ impl Motion {
         self.travelled = 0.0;
         self.reversing = false;
         self.pulling_out = false;
+        self.threading = false;
     }
 
     /// Drops the rest of the path and stands where the unit has got to on it.
@@ -202,6 +207,7 @@ impl Motion {
         self.travelled = 0.0;
         self.reversing = false;
         self.pulling_out = false;
+        self.threading = false;
         self.blocked_streak = 0;
     }
 
@@ -211,6 +217,7 @@ impl Motion {
         self.travelled = 0.0;
         self.reversing = true;
         self.pulling_out = false;
+        self.threading = false;
     }
 
     /// Pulls forward along `path`, a step out of a jam, as a driver whose
@@ -220,6 +227,7 @@ impl Motion {
         self.travelled = 0.0;
         self.reversing = false;
         self.pulling_out = true;
+        self.threading = false;
     }
 
     /// Whether the path is a step out of a jam (backing out or pulling
@@ -235,6 +243,7 @@ impl Motion {
         self.travelled = 0.0;
         self.reversing = false;
         self.pulling_out = false;
+        self.threading = false;
         self.blocked_streak = self.blocked_streak.saturating_add(1);
     }
 }

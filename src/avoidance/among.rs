@@ -15,21 +15,22 @@ use super::snapshot::Crowd;
 /// have moved by the time it gets there.
 const AMONG_RANGE: f32 = 15.0;
 
-/// For a unit rejoining its way to the point `goal` along `path` (planned
-/// for walls alone, `clearance` off them): where `path` comes within reach
-/// of someone standing near the goal, the way in among them, if the search
-/// finds one. `None` where `path` is clear, nobody stands near, someone
-/// stands on the goal itself, or no way is found.
+/// For a unit rejoining its way to the point `goal` along `legs` (a path,
+/// or a route's legs, planned for walls alone, `clearance` off them): where
+/// a leg comes within reach of someone standing near the goal, the way in
+/// among them, if the search finds one. `None` where the legs are clear,
+/// nobody stands near, someone stands on the goal itself, or no way is
+/// found.
 pub(crate) fn way_among(
     crowd: &Crowd,
     mesh: &NavMesh,
-    path: &TurningPath,
+    legs: &[TurningPath],
     goal: Vec2,
     turn_radius: f32,
     body_radius: f32,
     clearance: f32,
 ) -> Option<Route> {
-    let start = path.start();
+    let start = legs.first()?.start();
     let distance = start.position.distance(goal);
     if distance.is_nan() || distance > AMONG_RANGE {
         return None;
@@ -51,7 +52,7 @@ pub(crate) fn way_among(
     let taken = standing
         .iter()
         .any(|other| other.position.distance(goal) < other.reach);
-    if standing.is_empty() || taken || clear_of(path, &standing) {
+    if standing.is_empty() || taken || legs.iter().all(|leg| clear_of(leg, &standing)) {
         return None;
     }
     let room = |p: Vec2| mesh.has_room(p, clearance);
@@ -109,6 +110,20 @@ mod tests {
             .collect()
     }
 
+    /// The way in to [`PLACE`] for a pedestrian on `plain`, among
+    /// pedestrians standing at `places`.
+    fn way_in_from(mesh: &NavMesh, plain: &TurningPath, places: &[Vec2]) -> Option<Route> {
+        way_among(
+            &standing_at(places),
+            mesh,
+            std::slice::from_ref(plain),
+            PLACE,
+            0.8,
+            0.3,
+            0.0,
+        )
+    }
+
     /// A pedestrian left beside the block, bound for the free place in its
     /// middle: the plain path cuts through the people standing; the way
     /// among them keeps clear of every one, on the ground, to the place.
@@ -116,13 +131,12 @@ mod tests {
     fn a_way_into_a_block_keeps_clear_of_everyone_standing() {
         let mesh = open_ground();
         let places = block();
-        let crowd = standing_at(&places);
         let start = Pose::new(Vec2::new(17.0, 22.0), -0.3);
         let Ok(WalkablePlan::Path(plain)) = mesh.plan_walkable_to_point(start, PLACE, 0.8, 0.0)
         else {
             panic!("no plain path");
         };
-        let route = way_among(&crowd, &mesh, &plain, PLACE, 0.8, 0.3, 0.0).expect("a way in");
+        let route = way_in_from(&mesh, &plain, &places).expect("a way in");
         let reach = 0.6 * (1.0 + AvoidanceParams::default().margin);
         let standing: Vec<Standing> = places
             .iter()
@@ -149,16 +163,11 @@ mod tests {
             .unwrap()
             .path()
             .unwrap();
-        let nobody = standing_at(&[]);
-        assert_eq!(
-            way_among(&nobody, &mesh, &plain, PLACE, 0.8, 0.3, 0.0),
-            None
-        );
-        let aside = standing_at(&[Vec2::new(40.0, 40.0)]);
-        assert_eq!(way_among(&aside, &mesh, &plain, PLACE, 0.8, 0.3, 0.0), None);
+        let way_among_plain = |standing: &[Vec2]| way_in_from(&mesh, &plain, standing);
+        assert_eq!(way_among_plain(&[]), None);
+        assert_eq!(way_among_plain(&[Vec2::new(40.0, 40.0)]), None);
         let mut taken = block();
         taken.push(PLACE + Vec2::new(0.1, 0.0));
-        let taken = standing_at(&taken);
-        assert_eq!(way_among(&taken, &mesh, &plain, PLACE, 0.8, 0.3, 0.0), None);
+        assert_eq!(way_among_plain(&taken), None);
     }
 }

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, ParallelSlice, TaskPool};
 use kerb_crowd::{
     Agent, AvoidanceParams, Choice, Nearest, Preferred, choose_within, in_contact, keep_to_path,
+    keeps_clear,
 };
 use kerb_navmesh::NavMesh;
 
@@ -182,15 +183,14 @@ fn choose_all(
                     let neighbours = nearest
                         .indices()
                         .map(|other| &shared.agents[other as usize]);
-                    let choice = choose_one(
-                        agent,
-                        wish,
-                        neighbours,
-                        shared.reversing[index as usize],
-                        &params,
-                        mesh,
-                        dt,
-                    );
+                    let gear = if shared.reversing[index as usize] {
+                        Keeping::Reversing
+                    } else if shared.threading[index as usize] {
+                        Keeping::Threading
+                    } else {
+                        Keeping::Free
+                    };
+                    let choice = choose_one(agent, wish, neighbours, gear, &params, mesh, dt);
                     // A settled unit stepping aside leaves where it stood.
                     Choice {
                         avoiding: choice.avoiding || (room.is_some() && choice.speed > 0.0),
@@ -255,22 +255,56 @@ fn choose_all(
     contacts
 }
 
+/// How a unit holds to its path while avoiding.
+#[derive(Clone, Copy, PartialEq)]
+enum Keeping {
+    /// Backing up: it goes on or waits, never swerves.
+    Reversing,
+    /// On a way in among others standing, planned clear of them.
+    Threading,
+    /// Making way as avoidance asks.
+    Free,
+}
+
+/// How far ahead, in seconds, a unit threading its way among others
+/// standing checks that its path keeps clear of everyone.
+const THREADING_LOOK: f32 = 0.5;
+
 /// One unit's choice: a unit backing up goes on while it keeps clear for a
-/// while ahead and waits otherwise; any other makes way on the walkable
-/// area, its body clear of the walls.
+/// while ahead and waits otherwise; one threading its way among others
+/// standing keeps to it while it keeps clear for a while ahead (avoidance,
+/// looking further, would push it off a way planned past them); any other
+/// makes way on the walkable area, its body clear of the walls.
 fn choose_one<'a>(
     agent: &Agent,
     preferred: Preferred,
     neighbours: impl Iterator<Item = &'a Agent> + Clone,
-    reversing: bool,
+    keeping: Keeping,
     params: &AvoidanceParams,
     mesh: Option<&NavMesh>,
     dt: f32,
 ) -> Choice {
-    if reversing {
+    match keeping {
         // Backing up slower needs less room behind: the fastest of a few
         // speeds that keeps clear, as a person steps back carefully.
-        return keep_to_path(agent, preferred, neighbours, params, dt);
+        Keeping::Reversing => return keep_to_path(agent, preferred, neighbours, params, dt),
+        Keeping::Threading
+            if keeps_clear(
+                agent,
+                preferred.speed,
+                preferred.curvature,
+                neighbours.clone(),
+                params.margin,
+                dt.max(THREADING_LOOK),
+            ) =>
+        {
+            return Choice {
+                speed: preferred.speed,
+                curvature: preferred.curvature,
+                avoiding: false,
+            };
+        }
+        Keeping::Threading | Keeping::Free => {}
     }
     let room = |p: Vec2| mesh.is_some_and(|mesh| mesh.has_room(p, agent.body_radius));
     // The nearest wall within reach of the wall horizon.

@@ -32,6 +32,9 @@ pub(crate) struct Crowd {
     /// Whether each unit is backing up along its path: it may only go on
     /// or wait.
     pub reversing: Vec<bool>,
+    /// Whether each unit drives a way in among others standing, planned
+    /// clear of them (see [`Motion`]'s `threading`).
+    pub threading: Vec<bool>,
     /// Ticks in a row each unit has been held still while it wanted to
     /// move: a settled unit in its way makes room.
     pub held: Vec<u16>,
@@ -95,6 +98,7 @@ impl Crowd {
         self.starts.clear();
         self.unplaced.clear();
         self.reversing.clear();
+        self.threading.clear();
         self.held.clear();
         self.at_rest.clear();
         self.goals.clear();
@@ -150,6 +154,8 @@ impl Crowd {
         };
         self.starts.push((pose, polygon));
         self.reversing.push(reversing);
+        self.threading
+            .push(moving && motion.threading && !motion.stepping_out());
         self.held.push(unit.avoiding.held);
         self.goals.push(match motion.goal {
             Goal::Point(goal) if unit.has_destination => Some(goal),

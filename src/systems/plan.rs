@@ -185,23 +185,30 @@ pub(crate) fn plan_paths(
                 });
                 // Pushed off the way to a place among others standing at
                 // theirs: in along the gaps, not through them.
-                let plan = match (plan, motion.goal, crowd) {
+                let among = |legs: &[TurningPath], goal: Vec2, crowd: &Crowd| {
+                    way_among(
+                        crowd,
+                        mesh,
+                        legs,
+                        goal,
+                        radius.0,
+                        body.radius,
+                        clearances.path,
+                    )
+                };
+                let way_in = match (&plan, motion.goal, crowd) {
                     (Planned::Path(path), Goal::Point(goal), Some(crowd))
                         if rejoining && may_route =>
                     {
-                        way_among(
-                            crowd,
-                            mesh,
-                            &path,
-                            goal,
-                            radius.0,
-                            body.radius,
-                            clearances.path,
-                        )
-                        .map_or(Planned::Path(path), Planned::Route)
+                        among(std::slice::from_ref(path), goal, crowd)
                     }
-                    (plan, ..) => plan,
+                    (Planned::Route(route), Goal::Point(goal), Some(crowd)) if rejoining => {
+                        among(route.legs(), goal, crowd)
+                    }
+                    _ => None,
                 };
+                let threading = way_in.is_some();
+                let plan = way_in.map_or(plan, Planned::Route);
                 intent.desired = *pose;
                 intent.pending = Pending::Nothing;
                 if let Some(followed) = followed.as_mut() {
@@ -211,6 +218,7 @@ pub(crate) fn plan_paths(
                     Planned::Path(path) => motion.drive(path),
                     Planned::Route(route) => {
                         motion.drive(route.legs()[0]);
+                        motion.threading = threading;
                         if let Some(followed) = followed.as_mut() {
                             followed.follow(route);
                         }
