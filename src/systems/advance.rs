@@ -106,7 +106,16 @@ pub(crate) fn advance_along_paths(
                         arrived.borrow_local_mut().push(entity);
                     } else if has_destination
                         && motion.goal != Goal::None
-                        && turned_round(&motion, heading)
+                        && (turned_round(&motion, heading)
+                            || goal.is_some_and(|goal| {
+                                passed_beside(
+                                    *pose,
+                                    intent.desired,
+                                    goal,
+                                    body.radius,
+                                    turning_radius.0,
+                                )
+                            }))
                     {
                         intent.pending = Pending::Rejoin;
                     }
@@ -234,6 +243,24 @@ fn turned_round(motion: &Motion, heading: f32) -> bool {
     kerb_turning::wrap_signed(heading - way.heading).abs() > FRAC_PI_2
 }
 
+/// Whether a unit swerving from `before` to `after` has just passed its
+/// `goal` by, near it: the goal was ahead and is now abeam or behind,
+/// within two turning circles and bodies. Swerving on would carry it away
+/// (along a row of people standing either side of its place, round and
+/// round); a fresh plan from here turns back in.
+fn passed_beside(
+    before: UnitPose,
+    after: UnitPose,
+    goal: Vec2,
+    body_radius: f32,
+    turn_radius: f32,
+) -> bool {
+    let ahead = |at: UnitPose| (goal - at.position).dot(Vec2::from_angle(at.heading));
+    ahead(before) > 0.0
+        && ahead(after) <= 0.0
+        && after.position.distance(goal) <= 2.0 * (turn_radius + body_radius)
+}
+
 /// How near its goal point a unit pushed off its path counts as there: where
 /// its body comes over the point, or, where the point lies inside one of
 /// its turning circles (no forward path reaches it without a loop, which
@@ -252,6 +279,24 @@ fn off_path_reach(at: UnitPose, goal: Vec2, body_radius: f32, turn_radius: f32) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A pedestrian swerving along +x past its goal 0.7 m to its right
+    /// has passed it once the goal falls abeam; one far off, or still
+    /// ahead, or already behind before the step, has not.
+    #[test]
+    fn a_swerving_unit_passes_its_goal_by_once() {
+        let at = |x: f32| UnitPose {
+            position: Vec2::new(x, 0.0) + Vec2::new(-30_000.0, 7_000.0),
+            heading: 0.0,
+        };
+        let goal = Vec2::new(0.0, -0.7) + Vec2::new(-30_000.0, 7_000.0);
+        assert!(passed_beside(at(-0.05), at(0.0), goal, 0.3, 0.8));
+        assert!(passed_beside(at(-0.05), at(0.05), goal, 0.3, 0.8));
+        assert!(!passed_beside(at(-0.1), at(-0.05), goal, 0.3, 0.8));
+        assert!(!passed_beside(at(0.05), at(0.1), goal, 0.3, 0.8));
+        let far = goal + Vec2::new(0.0, -3.0);
+        assert!(!passed_beside(at(-0.05), at(0.05), far, 0.3, 0.8));
+    }
 
     /// A pedestrian (body 0.3 m, turning radius 0.8 m) facing +x: a point
     /// half a metre to its side lies inside its turning circle, and counts
