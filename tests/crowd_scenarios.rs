@@ -109,10 +109,6 @@ fn count_from_env(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-fn with_avoidance(app: &mut App, enabled: bool) {
-    app.world_mut().resource_mut::<AvoidanceSettings>().enabled = enabled;
-}
-
 /// The demo's crowd (14 tanks, 360 pedestrians in clusters of 12) on the
 /// town, spawned from `seed`, avoiding each other if `avoid`.
 fn towns_crowd(seed: u64, avoid: bool) -> App {

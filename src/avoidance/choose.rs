@@ -183,14 +183,14 @@ fn choose_all(
                     let neighbours = nearest
                         .indices()
                         .map(|other| &shared.agents[other as usize]);
-                    let gear = if shared.reversing[index as usize] {
+                    let keeping = if shared.reversing[index as usize] {
                         Keeping::Reversing
                     } else if shared.threading[index as usize] {
                         Keeping::Threading
                     } else {
                         Keeping::Free
                     };
-                    let choice = choose_one(agent, wish, neighbours, gear, &params, mesh, dt);
+                    let choice = choose_one(agent, wish, neighbours, keeping, &params, mesh, dt);
                     // A settled unit stepping aside leaves where it stood.
                     Choice {
                         avoiding: choice.avoiding || (room.is_some() && choice.speed > 0.0),
@@ -256,7 +256,7 @@ fn choose_all(
 }
 
 /// How a unit holds to its path while avoiding.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy)]
 enum Keeping {
     /// Backing up: it goes on or waits, never swerves.
     Reversing,

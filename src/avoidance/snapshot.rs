@@ -154,8 +154,7 @@ impl Crowd {
         };
         self.starts.push((pose, polygon));
         self.reversing.push(reversing);
-        self.threading
-            .push(moving && motion.threading && !motion.stepping_out());
+        self.threading.push(moving && motion.threading);
         self.held.push(unit.avoiding.held);
         self.goals.push(match motion.goal {
             Goal::Point(goal) if unit.has_destination => Some(goal),

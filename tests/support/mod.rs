@@ -169,3 +169,20 @@ pub fn positions(app: &mut App) -> Vec<(Entity, [u32; 3])> {
     all.sort();
     all
 }
+
+/// An open square 40 m across.
+pub fn open_square() -> ValidWorld {
+    bevy_kerb::kerb_navmesh::generate::grid_world(20, 20, 2.0, |_, _| false)
+        .validate()
+        .unwrap()
+}
+
+/// Switches avoidance on or off.
+pub fn with_avoidance(app: &mut App, enabled: bool) {
+    app.world_mut().resource_mut::<AvoidanceSettings>().enabled = enabled;
+}
+
+/// Pairs of bodies overlapping by more than 5% of the sum of their radii.
+pub fn contacts(app: &mut App) -> usize {
+    pairs_in_contact(app, |_| true).len()
+}
