@@ -223,6 +223,7 @@ fn choose_all(
                             clearance,
                             params.margin,
                             reversing,
+                            shared.goals[index as usize],
                         )
                     });
                 backs.extend(back.map(|path| (index, path)));

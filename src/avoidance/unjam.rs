@@ -45,7 +45,8 @@ pub(crate) enum WayOut {
 }
 
 /// The way out for `agent` (facing the way it faces) once it has been held
-/// too long: a step back (see [`step_back`]), or for one held while
+/// too long: a step back (see [`step_back`]) that turns it towards its
+/// `goal`, if it has one, or for one held while
 /// backing up (`reversing`), whose way back is what holds it, a step
 /// forward clear of the others, as a driver pulls forward to try again.
 pub(super) fn way_out<'a>(
@@ -55,13 +56,14 @@ pub(super) fn way_out<'a>(
     clearance: f32,
     margin: f32,
     reversing: bool,
+    goal: Option<Vec2>,
 ) -> Option<WayOut> {
     if reversing {
         let ahead = Pose::new(agent.position, agent.heading - std::f32::consts::PI);
         let clear = step_keeps_clear(*agent, neighbours, margin);
-        reverse_out(mesh, ahead, agent.turn_radius, clearance, clear).map(WayOut::Forward)
+        reverse_out(mesh, ahead, agent.turn_radius, clearance, None, clear).map(WayOut::Forward)
     } else {
-        step_back(agent, neighbours, mesh, clearance, margin).map(WayOut::Back)
+        step_back(agent, neighbours, mesh, clearance, margin, goal).map(WayOut::Back)
     }
 }
 
@@ -70,13 +72,17 @@ pub(super) fn way_out<'a>(
 /// and that keeps its body clear of `neighbours` on their present courses,
 /// checked over the whole step driven in a second. In a jam only those at
 /// its edge can back out, and they do, rather than back into the others.
-/// Where no step keeps clear, the longest the walls allow.
+/// Where no step keeps clear, the longest the walls allow. Of steps as
+/// long, the one that swings its front towards `goal` comes first: one
+/// facing a wall beside its way, swinging the other way, pulled forward
+/// into the same spot again.
 fn step_back<'a>(
     agent: &Agent,
     neighbours: impl Iterator<Item = &'a Agent> + Clone,
     mesh: &NavMesh,
     clearance: f32,
     margin: f32,
+    goal: Option<Vec2>,
 ) -> Option<TurningPath> {
     let backwards = Agent {
         heading: agent.heading + std::f32::consts::PI,
@@ -84,8 +90,9 @@ fn step_back<'a>(
     };
     let clear = step_keeps_clear(backwards, neighbours, margin);
     let start = Pose::new(agent.position, agent.heading);
-    reverse_out(mesh, start, agent.turn_radius, clearance, clear)
-        .or_else(|| reverse_out(mesh, start, agent.turn_radius, clearance, |_, _| true))
+    let radius = agent.turn_radius;
+    reverse_out(mesh, start, radius, clearance, goal, clear)
+        .or_else(|| reverse_out(mesh, start, radius, clearance, goal, |_, _| true))
 }
 
 /// Whether a step of a length and signed curvature, driven in a second by
@@ -252,12 +259,20 @@ mod tests {
     fn a_held_unit_backs_out_where_no_one_stands() {
         let mesh = open_ground();
         let unit = pedestrian(Vec2::new(10.0, 10.0), 0.0);
-        let alone = reverse_out(&mesh, Pose::new(unit.position, 0.0), 0.8, 0.0, |_, _| true)
-            .expect("open space");
-        let back = |others: &[Agent]| match way_out(&unit, others.iter(), &mesh, 0.0, 0.1, false) {
-            Some(WayOut::Back(path)) => path,
-            other => panic!("a step back: {other:?}"),
-        };
+        let alone = reverse_out(
+            &mesh,
+            Pose::new(unit.position, 0.0),
+            0.8,
+            0.0,
+            None,
+            |_, _| true,
+        )
+        .expect("open space");
+        let back =
+            |others: &[Agent]| match way_out(&unit, others.iter(), &mesh, 0.0, 0.1, false, None) {
+                Some(WayOut::Back(path)) => path,
+                other => panic!("a step back: {other:?}"),
+            };
         // Alone it swings its front left, backing towards the south-west.
         assert!(sweep(&back(&[])) > 0.9);
         assert_eq!(back(&[]), alone);
@@ -277,6 +292,35 @@ mod tests {
         assert_eq!(back(&behind), alone);
     }
 
+    /// A unit held facing a wall that runs beside its way backs out
+    /// swinging its front towards its goal, whichever side that is: swung
+    /// the other way, it pulled forward into the wall again.
+    #[test]
+    fn a_unit_held_facing_a_wall_backs_out_turning_towards_its_goal() {
+        let mesh = open_ground();
+        let unit = pedestrian(Vec2::new(10.0, 0.4), -std::f32::consts::FRAC_PI_2);
+        for goal_x in [0.0, 20.0] {
+            let goal = Vec2::new(goal_x, 1.0);
+            let way = way_out(
+                &unit,
+                std::iter::empty(),
+                &mesh,
+                0.0,
+                0.1,
+                false,
+                Some(goal),
+            );
+            let Some(WayOut::Back(path)) = way else {
+                panic!("a step back: {way:?}");
+            };
+            // Planned facing backwards: the front faces the other way.
+            let front = -Vec2::from_angle(path.end().heading);
+            let towards = (goal - unit.position).normalize();
+            assert!(front.dot(towards) > 0.5, "goal {goal}: front {front}");
+            assert!((path.length() - 0.8).abs() < 1e-3, "{path:?}");
+        }
+    }
+
     /// A unit held while backing up, its way back blocked, pulls forward
     /// along a step clear of the others, from the way it faces; boxed in
     /// ahead too, it has no way out and plans afresh.
@@ -286,7 +330,8 @@ mod tests {
         // Facing east, backing west, someone standing right behind it.
         let unit = pedestrian(Vec2::new(10.0, 10.0), 0.0);
         let behind = [pedestrian(Vec2::new(9.35, 10.0), 0.0)];
-        let Some(WayOut::Forward(path)) = way_out(&unit, behind.iter(), &mesh, 0.0, 0.1, true)
+        let Some(WayOut::Forward(path)) =
+            way_out(&unit, behind.iter(), &mesh, 0.0, 0.1, true, None)
         else {
             panic!("a step forward");
         };
@@ -301,7 +346,7 @@ mod tests {
             })
             .collect();
         assert_eq!(
-            way_out(&unit, all_round.iter(), &mesh, 0.0, 0.1, true),
+            way_out(&unit, all_round.iter(), &mesh, 0.0, 0.1, true, None),
             None
         );
 
@@ -342,7 +387,7 @@ mod tests {
         let agent = pedestrian(pose.position, pose.heading);
         let backed_out = (0..60).any(|tick| {
             let inch = if tick % 30 == 29 { 0.5 } else { 0.0 };
-            let back = way_out(&agent, std::iter::empty(), &mesh, 0.0, 0.1, false);
+            let back = way_out(&agent, std::iter::empty(), &mesh, 0.0, 0.1, false, None);
             land_going_at(inch, &pose, &mut motion, &mut avoiding, back, dt);
             motion.is_reversing()
         });

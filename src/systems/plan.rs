@@ -229,10 +229,14 @@ pub(crate) fn plan_paths(
                     Planned::Blocked(_)
                         if memory.is_some()
                             && motion.blocked_streak >= 2
-                            && let Some(path) =
-                                reverse_out(mesh, start, radius.0, clearances.path, |_, _| {
-                                    true
-                                }) =>
+                            && let Some(path) = reverse_out(
+                                mesh,
+                                start,
+                                radius.0,
+                                clearances.path,
+                                None,
+                                |_, _| true,
+                            ) =>
                     {
                         motion.back_along(path);
                         motion.blocked_streak = 0;
