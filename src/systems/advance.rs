@@ -107,6 +107,7 @@ pub(crate) fn advance_along_paths(
                     } else if has_destination
                         && motion.goal != Goal::None
                         && (turned_round(&motion, heading)
+                            || carried_off(&motion, intent.desired, body.radius, turning_radius.0)
                             || goal.is_some_and(|goal| {
                                 passed_beside(
                                     *pose,
@@ -243,6 +244,20 @@ fn turned_round(motion: &Motion, heading: f32) -> bool {
     kerb_turning::wrap_signed(heading - way.heading).abs() > FRAC_PI_2
 }
 
+/// How far, in turning circles and bodies, a swerving unit may be carried
+/// from where it left its path before it plans afresh.
+const CARRIED_OFF: f32 = 4.0;
+
+/// Whether a unit swerving off its path, now `at`, has been carried more
+/// than [`CARRIED_OFF`] turning circles and bodies from where it left it.
+/// Swerving keeps the curvature its path had there, so one carried along
+/// by a stream crossing its way, or round a ring of people standing,
+/// walked on with them, away from its way, for as long as it swerved.
+fn carried_off(motion: &Motion, at: UnitPose, body_radius: f32, turn_radius: f32) -> bool {
+    let left_at = motion.path().sample(motion.travelled()).position;
+    at.position.distance(left_at) > CARRIED_OFF * (turn_radius + body_radius)
+}
+
 /// Whether a unit swerving from `before` to `after` has just passed its
 /// `goal` by, near it: the goal was ahead and is now abeam or behind,
 /// within two turning circles and bodies. Swerving on would carry it away
@@ -279,6 +294,7 @@ fn off_path_reach(at: UnitPose, goal: Vec2, body_radius: f32, turn_radius: f32) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kerb_turning::TurningPath;
 
     /// A pedestrian swerving along +x past its goal 0.7 m to its right
     /// has passed it once the goal falls abeam; one far off, or still
@@ -296,6 +312,25 @@ mod tests {
         assert!(!passed_beside(at(0.05), at(0.1), goal, 0.3, 0.8));
         let far = goal + Vec2::new(0.0, -3.0);
         assert!(!passed_beside(at(-0.05), at(0.05), far, 0.3, 0.8));
+    }
+
+    /// A pedestrian (body 0.3 m, turning radius 0.8 m) swerving off a path
+    /// along +x, far from the origin: carried 4 m sideways from where it
+    /// left the path it has not yet been carried off; 4.5 m, it has,
+    /// whichever way.
+    #[test]
+    fn a_swerving_unit_is_carried_off_past_four_turning_circles() {
+        let origin = Vec2::new(-30_000.0, 7_000.0);
+        let mut motion = Motion::default();
+        motion.drive(TurningPath::straight(origin, origin + Vec2::new(50.0, 0.0)));
+        let at = |offset: Vec2| UnitPose {
+            position: origin + offset,
+            heading: 1.0,
+        };
+        assert!(!carried_off(&motion, at(Vec2::new(0.0, 4.0)), 0.3, 0.8));
+        assert!(carried_off(&motion, at(Vec2::new(0.0, 4.5)), 0.3, 0.8));
+        assert!(carried_off(&motion, at(Vec2::new(-4.5, 0.0)), 0.3, 0.8));
+        assert!(!carried_off(&motion, at(Vec2::new(3.0, -2.0)), 0.3, 0.8));
     }
 
     /// A pedestrian (body 0.3 m, turning radius 0.8 m) facing +x: a point
