@@ -157,8 +157,9 @@ fn the_towns_crowd_keeps_clear() {
 }
 
 /// The town's crowd with avoidance over `KERB_SEEDS` (default 4) seeds,
-/// the first `KERB_FIRST_SEED` (default 1), for 5 simulated minutes each: how many units stood 5 s or more without
-/// moving a metre, and the longest, for `BENCHMARKS.md`.
+/// the first `KERB_FIRST_SEED` (default 1), for 5 simulated minutes each:
+/// how many units stood 5 s or more without moving a metre, and the
+/// longest, for `BENCHMARKS.md`.
 #[test]
 #[ignore = "minutes: the figures for BENCHMARKS.md"]
 fn the_towns_crowd_over_seeds() {

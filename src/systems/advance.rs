@@ -106,8 +106,7 @@ pub(crate) fn advance_along_paths(
                         arrived.borrow_local_mut().push(entity);
                     } else if has_destination
                         && motion.goal != Goal::None
-                        && (turned_round(&motion, heading)
-                            || carried_off(&motion, intent.desired, body.radius, turning_radius.0)
+                        && (strayed(&motion, intent.desired, body.radius, turning_radius.0)
                             || goal.is_some_and(|goal| {
                                 passed_beside(
                                     *pose,
@@ -234,28 +233,22 @@ fn arrive(
     }
 }
 
-/// Whether a unit swerving off its path now faces more than a quarter turn
-/// away from the way its path went where it left it. Swerving keeps the
-/// curvature the path had there, so one the crowd has turned round would
-/// walk on the wrong way for as long as it kept swerving (along a wall, for
-/// a minute): it plans a fresh path from where it is instead.
-fn turned_round(motion: &Motion, heading: f32) -> bool {
-    let way = motion.unit_pose_at(motion.path().sample(motion.travelled()));
-    kerb_turning::wrap_signed(heading - way.heading).abs() > FRAC_PI_2
-}
-
 /// How far, in turning circles and bodies, a swerving unit may be carried
 /// from where it left its path before it plans afresh.
 const CARRIED_OFF: f32 = 4.0;
 
-/// Whether a unit swerving off its path, now `at`, has been carried more
-/// than [`CARRIED_OFF`] turning circles and bodies from where it left it.
-/// Swerving keeps the curvature its path had there, so one carried along
-/// by a stream crossing its way, or round a ring of people standing,
-/// walked on with them, away from its way, for as long as it swerved.
-fn carried_off(motion: &Motion, at: UnitPose, body_radius: f32, turn_radius: f32) -> bool {
-    let left_at = motion.path().sample(motion.travelled()).position;
-    at.position.distance(left_at) > CARRIED_OFF * (turn_radius + body_radius)
+/// Whether a unit swerving off its path, now `at`, has strayed from it far
+/// enough to plan a fresh path from where it is: it faces more than a
+/// quarter turn away from the way its path went where it left it, or it has
+/// been carried more than [`CARRIED_OFF`] turning circles and bodies from
+/// there. Swerving keeps the curvature the path had there, so one the crowd
+/// has turned round walked on the wrong way (along a wall, for a minute),
+/// and one carried along by a stream crossing its way, or round a ring of
+/// people standing, walked on with them, for as long as it swerved.
+fn strayed(motion: &Motion, at: UnitPose, body_radius: f32, turn_radius: f32) -> bool {
+    let way = motion.unit_pose_at(motion.path().sample(motion.travelled()));
+    kerb_turning::wrap_signed(at.heading - way.heading).abs() > FRAC_PI_2
+        || at.position.distance(way.position) > CARRIED_OFF * (turn_radius + body_radius)
 }
 
 /// Whether a unit swerving from `before` to `after` has just passed its
@@ -315,9 +308,9 @@ mod tests {
     }
 
     /// A pedestrian (body 0.3 m, turning radius 0.8 m) swerving off a path
-    /// along +x, far from the origin: carried 4 m sideways from where it
-    /// left the path it has not yet been carried off; 4.5 m, it has,
-    /// whichever way.
+    /// along +x, far from the origin, facing a radian from it: carried 4 m
+    /// sideways from where it left the path it has not yet strayed; 4.5 m,
+    /// it has, whichever way.
     #[test]
     fn a_swerving_unit_is_carried_off_past_four_turning_circles() {
         let origin = Vec2::new(-30_000.0, 7_000.0);
@@ -327,10 +320,10 @@ mod tests {
             position: origin + offset,
             heading: 1.0,
         };
-        assert!(!carried_off(&motion, at(Vec2::new(0.0, 4.0)), 0.3, 0.8));
-        assert!(carried_off(&motion, at(Vec2::new(0.0, 4.5)), 0.3, 0.8));
-        assert!(carried_off(&motion, at(Vec2::new(-4.5, 0.0)), 0.3, 0.8));
-        assert!(!carried_off(&motion, at(Vec2::new(3.0, -2.0)), 0.3, 0.8));
+        assert!(!strayed(&motion, at(Vec2::new(0.0, 4.0)), 0.3, 0.8));
+        assert!(strayed(&motion, at(Vec2::new(0.0, 4.5)), 0.3, 0.8));
+        assert!(strayed(&motion, at(Vec2::new(-4.5, 0.0)), 0.3, 0.8));
+        assert!(!strayed(&motion, at(Vec2::new(3.0, -2.0)), 0.3, 0.8));
     }
 
     /// A pedestrian (body 0.3 m, turning radius 0.8 m) facing +x: a point
