@@ -13,7 +13,7 @@ use kerb_turning::{Pose, TurningPath};
 
 use super::reverse_out::reverse_out;
 use super::{navmesh, small_batches};
-use crate::avoidance::{AvoidanceSettings, Body, Crowd, way_among};
+use crate::avoidance::{AvoidanceSettings, Avoiding, Body, Crowd, way_among};
 use crate::components::{
     Destination, NavLocation, ReverseGear, TurningRadius, Unit, UnitPose, Wander,
 };
@@ -147,11 +147,21 @@ pub(crate) fn plan_paths(
                 mut memory,
                 mut followed,
                 reverse_gear,
+                avoiding,
                 has_destination,
             )| {
                 let Some(polygon) = location.polygon else {
                     return;
                 };
+                // A fresh plan starts the unit on its new path: the swerve
+                // that may have asked for it is over. Left standing, the
+                // first tick clear of others would drop the new path (a
+                // step back out of a wall, say) as if it were the old one.
+                if let Some(mut avoiding) = avoiding
+                    && avoiding.off_path
+                {
+                    avoiding.off_path = false;
+                }
                 if intent.pending == Pending::NewTarget {
                     let (Some(wander), Some(memory)) = (wander, memory.as_deref_mut()) else {
                         return;
@@ -304,6 +314,7 @@ type PlanningData = (
     Option<&'static mut WanderMemory>,
     Option<&'static mut FollowedRoute>,
     Option<&'static ReverseGear>,
+    Option<&'static mut Avoiding>,
     Has<Destination>,
 );
 
@@ -508,5 +519,72 @@ mod tests {
             );
         }
         assert!(stuck_forwards > 10, "{stuck_forwards}");
+    }
+
+    /// A unit told to plan afresh while it swerved (pushed far off its
+    /// path, or a wanderer backing out of a wall) sets off on the fresh
+    /// path: the first tick clear of others does not drop it as the path
+    /// it swerved off, and plan again.
+    #[test]
+    fn a_fresh_plan_made_while_swerving_is_driven() {
+        use std::time::Duration;
+
+        use bevy::time::TimeUpdateStrategy;
+
+        use crate::{Destination, KerbPlugin, KerbWorld, Unit};
+
+        let mut app = App::new();
+        app.add_plugins((
+            MinimalPlugins,
+            bevy::asset::AssetPlugin::default(),
+            KerbPlugin::default(),
+        ));
+        let tick = Duration::from_millis(50);
+        app.insert_resource(TimeUpdateStrategy::ManualDuration(tick));
+        app.insert_resource(Time::<Fixed>::from_duration(tick));
+        let world = kerb_navmesh::generate::grid_world(20, 20, 2.0, |_, _| false)
+            .validate()
+            .expect("a plain grid is valid");
+        let kerb_world = KerbWorld::from_built(
+            world,
+            &mut app.world_mut().resource_mut::<Assets<WorldAsset>>(),
+        );
+        app.insert_resource(kerb_world);
+        let unit = app
+            .world_mut()
+            .spawn((
+                Unit,
+                Destination::Point(Vec2::new(30.0, 20.0)),
+                Transform::from_xyz(10.0, 20.0, 0.0),
+            ))
+            .id();
+        for _ in 0..5 {
+            app.update();
+        }
+        let planned = app.world().resource::<KerbStats>().planned_total;
+        assert!(
+            app.world()
+                .get::<Motion>(unit)
+                .is_some_and(Motion::is_moving)
+        );
+        // As avoidance leaves a unit it carried off its path.
+        let mut entity = app.world_mut().entity_mut(unit);
+        entity.get_mut::<Avoiding>().expect("avoiding").off_path = true;
+        entity.get_mut::<Intent>().expect("intent").pending = Pending::Rejoin;
+        for _ in 0..3 {
+            app.update();
+        }
+        let world = app.world();
+        assert_eq!(world.resource::<KerbStats>().planned_total, planned + 1);
+        assert!(world.get::<Motion>(unit).is_some_and(Motion::is_moving));
+        assert_eq!(
+            world.get::<Intent>(unit).map(Intent::pending),
+            Some(Pending::Nothing)
+        );
+        assert!(
+            world
+                .get::<Avoiding>(unit)
+                .is_some_and(|a| !a.is_off_path())
+        );
     }
 }

@@ -94,9 +94,10 @@ impl WanderState {
 
     /// The wander target, kept on the walkable area.
     ///
-    /// A target off the mesh is pulled back onto it, `margin` metres clear
-    /// of the wall, and the wander angle is turned towards the open side so
-    /// the next targets lead away from the wall instead of hugging it.
+    /// A target off the mesh is pulled back onto it (mirrored in the wall,
+    /// else `margin` metres clear of it), and the wander angle is turned
+    /// towards the point pulled back to, so the next targets lead there
+    /// instead of out through the wall.
     pub fn walkable_target(
         &mut self,
         params: &WanderParams,
