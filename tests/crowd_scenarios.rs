@@ -289,24 +289,64 @@ fn cross(
     spawn(&mut app, &mut crossing);
     let mut tally = Tally::default();
     let mut grid = NeighbourGrid::new(8.0);
+    let tracing = std::env::var("KERB_TRACE").is_ok();
+    let mut walks = Walks::default();
     for tick in 0..limit * HZ {
         app.update();
         count_contacts(&mut app, &mut tally, &mut grid);
         crossing.check(&app, (tick + 1) as f32 / HZ as f32);
+        if tracing {
+            walks.record(&mut app);
+        }
         if crossing.done() {
             break;
         }
     }
     assert_on_mesh(&mut app, &mesh);
-    if std::env::var("KERB_TRACE").is_ok() {
-        trace_late(&mut app, &crossing);
+    if tracing {
+        trace_late(&mut app, &crossing, &walks);
     }
     (tally, crossing)
 }
 
-/// Prints each unit that never arrived, where it stands and who stands
-/// round it, to trace why.
-fn trace_late(app: &mut App, crossing: &Crossing) {
+/// How far each unit has walked, and how long it has spent off its path,
+/// to tell a unit that arrived late from waiting from one carried round.
+#[derive(Default)]
+struct Walks {
+    /// For each unit: where it last stood, metres walked, seconds off path.
+    units: std::collections::HashMap<Entity, (Vec2, f32, f32)>,
+}
+
+impl Walks {
+    /// Adds this tick's moves.
+    fn record(&mut self, app: &mut App) {
+        let mut query = app.world_mut().query::<(Entity, &UnitPose, &Avoiding)>();
+        for (unit, pose, avoiding) in query.iter(app.world()) {
+            let walk = self.units.entry(unit).or_insert((pose.position, 0.0, 0.0));
+            walk.1 += pose.position.distance(walk.0);
+            walk.0 = pose.position;
+            if avoiding.is_off_path() {
+                walk.2 += 1.0 / HZ as f32;
+            }
+        }
+    }
+}
+
+/// Prints each unit that arrived after twice its time alone, how far it
+/// walked and how long it was off its path; then each that never arrived,
+/// where it stands and who stands round it, to trace why.
+fn trace_late(app: &mut App, crossing: &Crossing, walks: &Walks) {
+    let speed = UnitPreset::PEDESTRIAN.speed;
+    for ((unit, alone), at) in crossing.units.iter().zip(&crossing.arrived_at) {
+        if let (Some(at), Some((_, walked, off_path))) = (at, walks.units.get(unit))
+            && *at > 2.0 * alone
+        {
+            eprintln!(
+                "late: {unit} arrived after {at:.1} s ({alone:.1} s alone), walked {walked:.1} m ({:.1} m straight), {off_path:.1} s off its path",
+                alone * speed
+            );
+        }
+    }
     let mut query = app
         .world_mut()
         .query::<(Entity, &UnitPose, &Motion, &Avoiding)>();
@@ -319,7 +359,7 @@ fn trace_late(app: &mut App, crossing: &Crossing) {
         let Ok((_, pose, motion, avoiding)) = query.get(app.world(), *unit) else {
             continue;
         };
-        eprintln!("late: {unit} {pose:?} {:?} {avoiding:?}", motion.goal());
+        eprintln!("never: {unit} {pose:?} {:?} {avoiding:?}", motion.goal());
         for (other, near, motion, _) in query.iter(app.world()) {
             if other != *unit && near.position.distance(pose.position) < 2.0 {
                 eprintln!("    {other} {near:?} {:?}", motion.goal());
