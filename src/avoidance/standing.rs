@@ -30,8 +30,10 @@ pub(super) fn taken_reach(
 }
 
 /// How long, in seconds, a unit must be held still before a settled unit
-/// in its way makes room for it.
-const MAKE_ROOM_AFTER: f32 = 0.15;
+/// in its way makes room for it: soon, for a held unit backs out after
+/// `unjam`'s hold limit (0.3 s), and those standing step aside only while
+/// it is held, so each step aside is that difference long.
+const MAKE_ROOM_AFTER: f32 = 0.05;
 
 /// How many ticks of `dt` a unit must be held still before a settled unit
 /// in its way makes room for it: at least one.
