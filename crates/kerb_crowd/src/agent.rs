@@ -1,6 +1,7 @@
 //! What avoidance knows of a unit.
 
 use glam::Vec2;
+use kerb_turning::heading_vector;
 
 /// A unit as avoidance sees it: where it is, how it moves now and what it
 /// can do.
@@ -36,10 +37,16 @@ impl Agent {
             && self.priority.is_finite()
     }
 
+    /// The unit vector of the heading.
+    #[inline]
+    pub fn facing(&self) -> Vec2 {
+        heading_vector(self.heading)
+    }
+
     /// Velocity now.
     #[inline]
     pub fn velocity(&self) -> Vec2 {
-        Vec2::from_angle(self.heading) * self.speed
+        self.facing() * self.speed
     }
 }
 

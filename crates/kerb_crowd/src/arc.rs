@@ -1,6 +1,7 @@
 //! Arcs a unit drives: where a speed and a curvature take it.
 
 use glam::Vec2;
+use kerb_turning::heading_vector;
 
 use crate::Choice;
 
@@ -38,12 +39,7 @@ pub(crate) fn local_offset(distance: f32, curvature: f32) -> Vec2 {
 /// arc: the new position and heading. Where the values overflow (a speed
 /// of 1e30 on a turning radius of nearly zero), the unit stays where it is.
 pub fn drive(position: Vec2, heading: f32, choice: Choice, dt: f32) -> (Vec2, f32) {
-    let moved = arc_offset(
-        choice.speed,
-        choice.curvature,
-        Vec2::from_angle(heading),
-        dt,
-    );
+    let moved = arc_offset(choice.speed, choice.curvature, heading_vector(heading), dt);
     let to = (
         position + moved,
         heading + choice.curvature * choice.speed * dt,

@@ -2,10 +2,12 @@
 //! the velocity that reciprocal avoidance asks of it.
 
 use glam::Vec2;
+use kerb_turning::heading_vector;
 
 use crate::arc::arc_offset;
-use crate::contact::{Piece, Seen, in_contact, touches};
-use crate::orca::{HalfPlane, HalfPlanes, half_plane, solve};
+use crate::contact::{Piece, in_contact};
+use crate::meetings::{Meeting, Meetings};
+use crate::orca::{HalfPlane, HalfPlanes, solve};
 use crate::{Agent, MAX_NEIGHBOURS, Preferred};
 
 /// How avoidance looks ahead.
@@ -64,12 +66,39 @@ const UNEQUAL_HORIZON: f32 = 4.0 / 3.0;
 
 /// How many times larger the larger of two bodies is than the other.
 fn size_ratio(agent: &Agent, other: &Agent) -> f32 {
+    // Crowds are mostly of equals: spare them the division.
+    if agent.body_radius == other.body_radius {
+        return 1.0;
+    }
     let (small, large) = if agent.body_radius <= other.body_radius {
         (agent.body_radius, other.body_radius)
     } else {
         (other.body_radius, agent.body_radius)
     };
     large / small.max(f32::MIN_POSITIVE)
+}
+
+/// The share of the avoiding a unit of priority `ours` takes on with one
+/// of priority `theirs`: half each between equals.
+#[inline]
+fn share_of(ours: f32, theirs: f32) -> f32 {
+    if ours == theirs {
+        return 0.5;
+    }
+    let ours = ours.max(f32::MIN_POSITIVE);
+    let theirs = theirs.max(f32::MIN_POSITIVE);
+    theirs / (ours + theirs)
+}
+
+/// How much `other` counts as on the move, from 0 standing to 1 at a
+/// quarter of its top speed or more.
+#[inline]
+fn moving_share(other: &Agent) -> f32 {
+    let quarter = 0.25 * other.max_speed;
+    if other.speed >= quarter && other.speed > 0.0 {
+        return 1.0;
+    }
+    (other.speed / quarter.max(f32::MIN_POSITIVE)).min(1.0)
 }
 
 /// How far from a wall, beyond its body, a unit making way keeps: the
@@ -194,7 +223,7 @@ fn choose_finite<'a>(
     // still slide past each other.
     let reach = |other: &Agent| bodies(other) * (1.0 + margin);
 
-    let facing = Vec2::from_angle(agent.heading);
+    let facing = agent.facing();
     let velocity = facing * agent.speed;
     let mut planes = HalfPlanes::default();
     // Walls first, as RVO2 puts its obstacles: each allows no velocity
@@ -218,11 +247,10 @@ fn choose_finite<'a>(
         });
     }
     let wall_planes = planes.as_slice().len();
-    // The neighbours near enough to meet within the horizon, with their
-    // velocities, for the half-planes and the contact checks. Past
-    // `MAX_NEIGHBOURS` of them, the checks go back to every neighbour.
-    let mut near = [None; MAX_NEIGHBOURS];
-    let mut count = 0;
+    // The neighbours near enough to meet within the horizon, for the
+    // half-planes and the contact checks. Past `MAX_NEIGHBOURS` of them,
+    // the checks go back to every neighbour.
+    let mut meetings = Meetings::default();
     let mut overflow = false;
     // The largest share of the avoiding this unit does with any neighbour.
     let mut most_share: f32 = 0.0;
@@ -238,37 +266,28 @@ fn choose_finite<'a>(
         if between.length_squared() > meets * meets {
             continue;
         }
-        let seen = Seen::new(other);
-        if count < MAX_NEIGHBOURS {
-            near[count] = Some(seen);
-            count += 1;
-        } else {
-            overflow = true;
-        }
-        let ours = agent.priority.max(f32::MIN_POSITIVE);
-        let theirs = other.priority.max(f32::MIN_POSITIVE);
-        let raw_share = theirs / (ours + theirs);
+        let raw_share = share_of(agent.priority, other.priority);
         most_share = most_share.max(raw_share);
-        let moving = (other.speed / (0.25 * other.max_speed).max(f32::MIN_POSITIVE)).min(1.0);
+        let moving = moving_share(other);
         most_share_moving = most_share_moving.max(raw_share * moving);
-        let share = raw_share.clamp(MIN_SHARE, 1.0);
-        planes.push(half_plane(
-            velocity,
-            between,
-            seen.velocity,
+        if meetings.len() == MAX_NEIGHBOURS {
+            overflow = true;
+            continue;
+        }
+        meetings.push(Meeting {
             reach,
             horizon,
-            dt,
-            share,
-        ));
+            share: raw_share.clamp(MIN_SHARE, 1.0),
+            ..contact_meeting(agent, other)
+        });
     }
-    let near = near[..count].iter().flatten().copied();
+    meetings.half_planes(velocity, dt, &mut planes);
     let safe_for = |speed: f32, curvature: f32, look: f32| {
+        let pieces = arc_pieces(facing, speed, curvature, look);
         if overflow {
-            let all = neighbours.clone().map(Seen::new);
-            clear_of(agent, facing, speed, curvature, all, margin, look)
+            clear_of_all(agent, pieces, neighbours.clone(), margin)
         } else {
-            clear_of(agent, facing, speed, curvature, near.clone(), margin, look)
+            clear_of(&meetings, pieces, margin)
         }
     };
     let safe = |speed: f32, curvature: f32| safe_for(speed, curvature, dt);
@@ -301,14 +320,16 @@ fn choose_finite<'a>(
     }
     // Keeping right is for meetings of equals: a unit the others make way
     // for (a tank among pedestrians) keeps its line.
-    let keep_right = Vec2::from_angle(-params.keep_right * (2.0 * most_share_moving).min(1.0));
+    let keep_right = heading_vector(-params.keep_right * (2.0 * most_share_moving).min(1.0));
     let target = solve(&planes, top, keep_right.rotate(wanted));
 
     // Track the target as a driver would: turn towards it as sharply as
     // the radius allows, at its speed ahead, yet fast enough to turn.
-    let local = Vec2::from_angle(-agent.heading).rotate(target);
+    let local = Vec2::new(facing.dot(target), facing.perp_dot(target));
     let bearing = local.y.atan2(local.x);
-    let ahead = target.length() * bearing.cos().max(TURNING_SPEED);
+    // The speed ahead, |target| cos(bearing), but never below the share
+    // that turns.
+    let ahead = local.x.max(TURNING_SPEED * target.length());
     let track = ahead.min(top);
     let turn = |speed: f32| {
         if speed > 0.0 {
@@ -406,53 +427,71 @@ pub fn keeps_clear<'a>(
     margin: f32,
     dt: f32,
 ) -> bool {
-    let facing = Vec2::from_angle(agent.heading);
-    clear_of(
-        agent,
-        facing,
-        speed,
-        curvature,
-        neighbours.map(Seen::new),
-        margin,
-        dt,
-    )
+    let pieces = arc_pieces(agent.facing(), speed, curvature, dt);
+    clear_of_all(agent, pieces, neighbours, margin)
 }
 
-/// [`keeps_clear`] for a unit facing `facing`, among neighbours whose
-/// velocities are known.
-fn clear_of<'a>(
-    agent: &Agent,
+/// `agent`'s meeting with `other`, as far as the contact checks need it.
+fn contact_meeting(agent: &Agent, other: &Agent) -> Meeting {
+    let bodies = agent.body_radius + other.body_radius;
+    Meeting {
+        between: other.position - agent.position,
+        velocity: other.velocity(),
+        bodies,
+        reach: bodies,
+        horizon: 1.0,
+        share: 0.0,
+        passed: agent.priority <= other.priority && in_contact(agent, other),
+    }
+}
+
+/// The pieces of the arc a unit facing `facing` drives at `speed` and
+/// `curvature` for `dt`: short enough that each is near its chord (the
+/// arc leaves a chord turning 0.1 rad by under 1.3% of its length).
+fn arc_pieces(
     facing: Vec2,
     speed: f32,
     curvature: f32,
-    neighbours: impl Iterator<Item = Seen<'a>>,
-    margin: f32,
     dt: f32,
-) -> bool {
+) -> impl Iterator<Item = Piece> + Clone {
     let dt = dt.max(f32::MIN_POSITIVE);
-    // Pieces short enough that each is near its chord (the arc leaves a
-    // chord turning 0.1 rad by under 1.3% of its length).
     let turned = (curvature * speed * dt).abs();
     let pieces = ((turned / PIECE_TURN).ceil() as usize).clamp(1, MAX_PIECES);
     let duration = dt / pieces as f32;
-    let piece = |index: usize| Piece {
+    (0..pieces).map(move |index| Piece {
         from: arc_offset(speed, curvature, facing, duration * index as f32),
         to: arc_offset(speed, curvature, facing, duration * (index + 1) as f32),
         start: duration * index as f32,
         duration,
-    };
-    // A tick's arc is one piece, made once; a longer look makes its pieces
-    // for each neighbour near enough to matter.
-    let first = piece(0);
-    let mut neighbours = neighbours;
-    !neighbours.any(|other| {
-        let bodies = agent.body_radius + other.agent.body_radius;
-        let already_in = agent.priority <= other.agent.priority && in_contact(agent, other.agent);
-        let reach = bodies * (1.0 + 0.5 * margin.max(0.0));
-        !already_in
-            && (touches(agent, other, first, reach, bodies)
-                || (1..pieces).any(|index| touches(agent, other, piece(index), reach, bodies)))
     })
+}
+
+/// Whether moving along `pieces` keeps clear of `meetings` (see
+/// [`keeps_clear`]).
+fn clear_of(meetings: &Meetings, pieces: impl Iterator<Item = Piece>, margin: f32) -> bool {
+    let mut pieces = pieces;
+    !pieces.any(|piece| meetings.any_touched(piece, margin))
+}
+
+/// [`clear_of`] for any number of neighbours, [`MAX_NEIGHBOURS`] at a
+/// time.
+fn clear_of_all<'a>(
+    agent: &Agent,
+    pieces: impl Iterator<Item = Piece> + Clone,
+    neighbours: impl Iterator<Item = &'a Agent>,
+    margin: f32,
+) -> bool {
+    let mut batch = Meetings::default();
+    for other in neighbours {
+        batch.push(contact_meeting(agent, other));
+        if batch.len() == MAX_NEIGHBOURS {
+            if !clear_of(&batch, pieces.clone(), margin) {
+                return false;
+            }
+            batch = Meetings::default();
+        }
+    }
+    clear_of(&batch, pieces, margin)
 }
 
 /// The most a unit turns along one piece of the contact check, in radians.

@@ -1,8 +1,9 @@
 //! Whether an arc brings two bodies into contact, piece by piece.
 
-use glam::Vec2;
+use glam::{BVec4A, Vec2, Vec4};
 
 use crate::Agent;
+use crate::lanes::Pairs;
 
 /// Two bodies overlapping by more than this share of the sum of their
 /// radii are in contact.
@@ -18,55 +19,62 @@ pub(crate) struct Piece {
     pub duration: f32,
 }
 
-/// A neighbour with its velocity, worked out once for all the checks of a
-/// choice.
-#[derive(Clone, Copy)]
-pub(crate) struct Seen<'a> {
-    pub agent: &'a Agent,
-    pub velocity: Vec2,
-}
-
-impl<'a> Seen<'a> {
-    #[inline]
-    pub fn new(agent: &'a Agent) -> Self {
-        Self {
-            agent,
-            velocity: agent.velocity(),
-        }
-    }
-}
-
-/// Whether `agent`, moving along `piece`, comes within `reach` of `other`
-/// on its present course. Bodies within reach already may move closer, to
+/// Lane by lane, whether the unit, moving along `piece`, comes within
+/// `reach` of a neighbour `between` away (from where the unit is now) and
+/// moving at `velocity`. Bodies within reach already may move closer, to
 /// turn away or slide past, by half the room left to `inner` (the bodies
 /// themselves), and not closer at all once within that.
-#[inline]
-pub(crate) fn touches(agent: &Agent, other: Seen, piece: Piece, reach: f32, inner: f32) -> bool {
-    let ours = (piece.to - piece.from) / piece.duration;
-    let theirs = other.velocity;
-    let other = other.agent;
+#[inline(always)]
+pub(crate) fn lane_touches(
+    between: Pairs,
+    velocity: Pairs,
+    piece: Piece,
+    reach: Vec4,
+    inner: Vec4,
+) -> BVec4A {
+    let ours = Pairs::splat((piece.to - piece.from) / piece.duration);
+    let from = Pairs::splat(piece.from);
+    let duration = Vec4::splat(piece.duration);
     // Where the other is at the piece's start, relative to the unit, if
-    // it moves at `velocity` from where it is now.
-    let between =
-        |velocity: Vec2| other.position + velocity * piece.start - agent.position - piece.from;
-    let moving = between(theirs);
+    // it moves on, and if it stands.
+    let moving = between
+        .add(velocity.scale(Vec4::splat(piece.start)))
+        .sub(from);
+    let standing = between.sub(from);
     let distance_sq = moving.length_squared();
-    if distance_sq > reach * reach {
-        return first_within(moving, theirs - ours, reach * reach, piece.duration).is_some();
-    }
+    let reach_sq = reach * reach;
+    let far = distance_sq.cmpgt(reach_sq);
     // Each of two closing in takes at most half the room left to `inner`,
     // so that together they stop short of it.
     let now = distance_sq.sqrt();
-    let floor = if now > inner {
-        0.5 * (now + inner)
-    } else {
-        now
-    };
+    let floor = Vec4::select(now.cmpgt(inner), 0.5 * (now + inner), now);
+    let floor_sq = floor * floor;
+    let on_course = lane_first_within(
+        moving,
+        velocity.sub(ours),
+        Vec4::select(far, reach_sq, floor_sq),
+        duration,
+    );
     // This close, the other may stop rather than move on (to make way
     // itself): neither must bring them closer.
-    first_within(moving, theirs - ours, floor * floor, piece.duration).is_some()
-        || (theirs != Vec2::ZERO
-            && first_within(between(Vec2::ZERO), -ours, floor * floor, piece.duration).is_some())
+    let moves = velocity.x.cmpne(Vec4::ZERO) | velocity.y.cmpne(Vec4::ZERO);
+    let if_stopped = lane_first_within(standing, Pairs::new(-ours.x, -ours.y), floor_sq, duration);
+    on_course | (!far & moves & if_stopped)
+}
+
+/// Lane by lane, whether [`first_within`] finds a time.
+#[inline(always)]
+fn lane_first_within(relative: Pairs, velocity: Pairs, reach_sq: Vec4, limit: Vec4) -> BVec4A {
+    let c = relative.length_squared() - reach_sq;
+    let b = relative.dot(velocity);
+    let a = velocity.length_squared();
+    let closing = b.cmplt(Vec4::ZERO);
+    let discriminant = b * b - a * c;
+    // The smaller root is c / (-b + √discriminant), at most `limit`
+    // where c is at most `limit` times the positive denominator.
+    let root = -b + discriminant.max(Vec4::ZERO).sqrt();
+    let within = discriminant.cmpge(Vec4::ZERO) & c.cmple(limit * root);
+    closing & (c.cmple(Vec4::ZERO) | within)
 }
 
 /// Whether two bodies overlap by more than [`CONTACT_OVERLAP`] of the sum

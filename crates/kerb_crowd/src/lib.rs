@@ -22,6 +22,8 @@ mod arc;
 mod choice;
 mod contact;
 mod grid;
+mod lanes;
+mod meetings;
 mod nearest;
 mod orca;
 

@@ -3,9 +3,10 @@
 //! velocities, and a small linear program finds the allowed velocity
 //! nearest the preferred one. Fixed-size, allocation-free.
 
-use glam::Vec2;
+use glam::{Vec2, Vec4};
 
 use crate::MAX_NEIGHBOURS;
+use crate::lanes::Pairs;
 
 /// Velocities on the left of `direction` through `point` are allowed.
 #[derive(Clone, Copy, Debug, Default)]
@@ -70,6 +71,7 @@ impl HalfPlanes {
 /// reach `reach` of a neighbour `between` away and moving at
 /// `other_velocity` no sooner than `horizon`; the unit takes `share` of the
 /// change. Bodies already within reach are pushed apart within `dt`.
+#[cfg(test)]
 pub(crate) fn half_plane(
     velocity: Vec2,
     between: Vec2,
@@ -79,47 +81,69 @@ pub(crate) fn half_plane(
     dt: f32,
     share: f32,
 ) -> HalfPlane {
-    let relative_velocity = velocity - other_velocity;
-    let distance_sq = between.length_squared();
+    let mut meetings = crate::meetings::Meetings::default();
+    meetings.push(crate::meetings::Meeting {
+        between,
+        velocity: other_velocity,
+        bodies: reach,
+        reach,
+        horizon,
+        share,
+        passed: false,
+    });
+    let mut planes = HalfPlanes::default();
+    meetings.half_planes(velocity, dt, &mut planes);
+    planes.planes[0]
+}
+
+/// Four neighbours' half-planes, as points and directions (see
+/// [`crate::meetings::Meetings::half_planes`]), without a branch. Bodies
+/// apart and nearest the cut-off circle, or within reach already, are
+/// pushed along the same construction, about the circle of the horizon or
+/// of the tick; those nearest one of the cone's legs, along that leg.
+#[inline(always)]
+pub(crate) fn lane_half_planes(
+    velocity: Pairs,
+    between: Pairs,
+    other_velocity: Pairs,
+    reach: Vec4,
+    horizon: Vec4,
+    inverse_dt: Vec4,
+    share: Vec4,
+) -> (Pairs, Pairs) {
+    let relative_velocity = velocity.sub(other_velocity);
+    let distance_sq = between.dot(between);
     let reach_sq = reach * reach;
-    let (direction, change) = if distance_sq > reach_sq {
-        // Relative velocity less the cut-off circle's centre.
-        let w = relative_velocity - between / horizon;
-        let w_length_sq = w.length_squared();
-        let along = w.dot(between);
-        if along < 0.0 && along * along > reach_sq * w_length_sq {
-            // Nearest the cut-off circle.
-            let w_length = w_length_sq.sqrt();
-            let unit = w / w_length;
-            (-unit.perp(), (reach / horizon - w_length) * unit)
-        } else {
-            // Nearest one of the cone's legs.
-            let leg = (distance_sq - reach_sq).sqrt();
-            let direction = if between.perp_dot(w) > 0.0 {
-                Vec2::new(
-                    between.x * leg - between.y * reach,
-                    between.x * reach + between.y * leg,
-                ) / distance_sq
-            } else {
-                -Vec2::new(
-                    between.x * leg + between.y * reach,
-                    -between.x * reach + between.y * leg,
-                ) / distance_sq
-            };
-            let change = relative_velocity.dot(direction) * direction - relative_velocity;
-            (direction, change)
-        }
-    } else {
-        // Within reach already: apart within the tick.
-        let w = relative_velocity - between / dt;
-        let w_length = w.length().max(f32::MIN_POSITIVE);
-        let unit = w / w_length;
-        (-unit.perp(), (reach / dt - w_length) * unit)
-    };
-    HalfPlane {
-        point: velocity + share * change,
+    let apart = distance_sq.cmpgt(reach_sq);
+    let scale = Vec4::select(apart, horizon.recip(), inverse_dt);
+    // Relative velocity less the centre of the cut-off circle (of the
+    // horizon, or of the tick within reach).
+    let w = relative_velocity.sub(between.scale(scale));
+    let w_length_sq = w.dot(w);
+    let along = w.dot(between);
+    let round = !apart | (along.cmplt(Vec4::ZERO) & (along * along).cmpgt(reach_sq * w_length_sq));
+    // Nearest the circle.
+    let w_length = w_length_sq.sqrt().max(Vec4::splat(f32::MIN_POSITIVE));
+    let unit = w.scale(w_length.recip());
+    let round_direction = Pairs::new(unit.y, -unit.x);
+    let round_change = unit.scale(reach * scale - w_length);
+    // Nearest one of the cone's legs, on the side of `w`.
+    let leg = (distance_sq - reach_sq).max(Vec4::ZERO).sqrt();
+    let side = Vec4::select(between.perp_dot(w).cmpgt(Vec4::ZERO), Vec4::ONE, -Vec4::ONE);
+    let leg_direction = Pairs::new(
+        between.x * leg - side * between.y * reach,
+        side * between.x * reach + between.y * leg,
+    )
+    .scale(side / distance_sq.max(Vec4::splat(f32::MIN_POSITIVE)));
+    let leg_change = leg_direction
+        .scale(relative_velocity.dot(leg_direction))
+        .sub(relative_velocity);
+    let direction = Pairs::select(round, round_direction, leg_direction);
+    let change = Pairs::select(round, round_change, leg_change);
+    (
+        Pairs::new(velocity.x + share * change.x, velocity.y + share * change.y),
         direction,
-    }
+    )
 }
 
 /// Determinants this small count as parallel lines.

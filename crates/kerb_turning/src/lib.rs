@@ -29,7 +29,7 @@ mod test_cases;
 mod to_point;
 mod to_pose;
 
-pub use angle::wrap_signed;
+pub use angle::{heading_vector, wrap_signed};
 pub use candidates::{Candidates, MAX_CANDIDATES};
 pub use error::PlanError;
 pub use path::{MAX_SEGMENTS, PathWord, TurningPath};
