@@ -54,9 +54,10 @@ fn a_unit_arrives_at_a_point_someone_stands_on_or_beside() {
                     .position
                     .distance(goal);
                 // Avoidance keeps a tenth of the sum of the radii between
-                // bodies; arriving, up to twice that.
+                // bodies; arriving, up to twice that, anywhere against the
+                // body that stands on the point.
                 let allowed = if offset.abs() < bodies {
-                    1.2 * bodies
+                    offset.abs() + 1.2 * bodies
                 } else {
                     pedestrian.body_radius
                 };

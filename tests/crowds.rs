@@ -414,3 +414,49 @@ fn ticks_to_part(app: &mut App, ticks: u32, run: &str) -> u32 {
     }
     panic!("{run}: {} pairs still in contact", before.len());
 }
+
+/// Two wandering tanks boxed in by each other and the walls of a street
+/// 16 m wide, as traced in the town (seed 10): one faces the far wall 8 m
+/// off, too near to turn, the other faces the near wall with its back to
+/// the first. Held backing into each other, each pulls forward; neither
+/// may stand 5 s without moving a metre. Both stood for 57 s while a step
+/// forward, taken the tick it was found for a swerve of speed 0, was
+/// dropped the next.
+#[test]
+fn tanks_boxed_in_by_each_other_in_a_street_part() {
+    let street = kerb_navmesh::generate::grid_world(40, 8, 2.0, |_, _| false)
+        .validate()
+        .expect("a plain grid is valid");
+    for seed in 1..=4 {
+        let mut app = app_with(street.clone(), 30, seed);
+        with_avoidance(&mut app, true);
+        let mesh = navmesh(&app);
+        let tanks = [
+            (Vec2::new(40.0, 8.03), 1.677),
+            (Vec2::new(42.38, 3.06), 4.089),
+        ]
+        .map(|(at, heading)| {
+            app.world_mut()
+                .spawn(UnitPreset::TANK.wanderer_at(at, heading))
+                .id()
+        });
+        let mut anchors = tanks.map(|_| (Vec2::NAN, 0));
+        let mut longest = 0;
+        for tick in 0..30 * 40 {
+            app.update();
+            assert_on_mesh(&mut app, &mesh);
+            for (tank, anchor) in tanks.iter().zip(&mut anchors) {
+                let at = app.world().get::<UnitPose>(*tank).unwrap().position;
+                if anchor.0.is_nan() || at.distance(anchor.0) > 1.0 {
+                    *anchor = (at, tick);
+                }
+                longest = longest.max(tick - anchor.1);
+            }
+        }
+        assert!(
+            longest < 30 * 5,
+            "seed {seed}: a tank stood {:.1} s",
+            longest as f32 / 30.0
+        );
+    }
+}

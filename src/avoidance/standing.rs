@@ -8,9 +8,13 @@ use super::snapshot::Crowd;
 
 /// How near its `goal` point `agent` counts as there when others stand on
 /// it: where a body among `nearest` stands still so close to the goal that
-/// the unit could not stand there, the sum of their radii with twice the
-/// `margin` (a share of that sum) that avoidance keeps between bodies, for
-/// the largest such body; zero where the goal is free.
+/// the unit could not stand there, anywhere against that body (its
+/// distance from the goal and the sum of their radii, with twice the
+/// `margin`, a share of that sum, that avoidance keeps between bodies),
+/// for the farthest such reach; zero where the goal is free. Counted from
+/// the goal alone, a unit that came at it past the body standing on it
+/// had to go round that body, and with a turning radius could circle it
+/// for ever.
 pub(super) fn taken_reach(
     agent: &Agent,
     goal: Vec2,
@@ -24,8 +28,8 @@ pub(super) fn taken_reach(
         .filter(|other| other.speed == 0.0)
         .map(|other| (other.position, agent.body_radius + other.body_radius))
         .filter(|&(at, bodies)| at.distance(goal) < bodies)
-        .fold(0.0, |most, (_, bodies)| {
-            most.max(bodies * (1.0 + 2.0 * margin))
+        .fold(0.0, |most, (at, bodies)| {
+            most.max(at.distance(goal) + bodies * (1.0 + 2.0 * margin))
         })
 }
 

@@ -174,13 +174,16 @@ pub(super) fn land(
     let way_out =
         way_out.filter(|way| matches!(way, WayOut::Forward(_)) || !unit.motion.is_reversing());
     if let Some(way) = way_out {
-        // The step starts next tick, once avoidance has seen it.
+        // The step starts next tick, once avoidance has seen it. This tick
+        // the unit waits on it: taken for a swerve, the choice that held
+        // it would leave it off the step, and the step would be dropped.
         match way {
             WayOut::Back(path) => unit.motion.back_along(path),
             WayOut::Forward(path) => unit.motion.pull_along(path),
         }
         *unit.avoiding = Avoiding {
             choice,
+            along_path: true,
             arrive_within: unit.arrive_within,
             ..default()
         };
@@ -369,6 +372,10 @@ mod tests {
         land_going_at(0.0, &pose, &mut motion, &mut avoiding, way, 1.0 / 30.0);
         assert_eq!(*motion.path(), path);
         assert!(!motion.is_reversing() && motion.stepping_out());
+        // It waits on the step this tick, rather than swerve off it at the
+        // speed of the choice that held it.
+        assert_eq!(avoiding.swerve(false), None);
+        assert_eq!(avoiding.path_share(false, 1.4), None);
     }
 
     /// A unit that avoidance holds still, but lets inch along for one tick
