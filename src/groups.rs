@@ -224,31 +224,37 @@ fn apply_group_settings(
 /// walls and clear of the bodies before it, before it takes the last one.
 const SPAWN_ATTEMPTS: u32 = 24;
 
-/// Whether a body of `radius` at `position` would overlap one `placed`,
-/// with a tenth to spare, and where one body is larger than the other, the
-/// difference of their radii besides: a pedestrian spawned beside a tank
-/// has room to step out of its way.
+/// How far apart, in sums of their radii, new bodies spawn: packed closer,
+/// a cluster of wanderers facing every way jams for seconds at the start.
+const SPAWN_ROOM: f32 = 2.0;
+
+/// Whether a body of `radius` at `position` would come nearer one `placed`
+/// than [`SPAWN_ROOM`] times the sum of their radii, and where one body is
+/// larger than the other, the difference of their radii besides: members
+/// of a cluster spawn with room between them to turn, and a pedestrian
+/// spawned beside a tank has room to step out of its way.
 fn overlaps(placed: &[(Vec2, f32)], position: Vec2, radius: f32) -> bool {
-    placed
-        .iter()
-        .any(|&(at, other)| at.distance(position) < (radius + other) * 1.1 + (radius - other).abs())
+    placed.iter().any(|&(at, other)| {
+        at.distance(position) < (radius + other) * SPAWN_ROOM + (radius - other).abs()
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Equal bodies keep a tenth of their radii apart; a small body beside a
-    /// large one keeps the difference of their radii besides.
+    /// Equal bodies keep the sum of their radii between them; a small body
+    /// beside a large one keeps the difference of their radii besides.
     #[test]
     fn spawned_bodies_keep_room_by_their_sizes() {
         let pedestrian = [(Vec2::ZERO, 0.3)];
-        assert!(overlaps(&pedestrian, Vec2::new(0.65, 0.0), 0.3));
-        assert!(!overlaps(&pedestrian, Vec2::new(0.67, 0.0), 0.3));
+        assert!(overlaps(&pedestrian, Vec2::new(1.19, 0.0), 0.3));
+        assert!(!overlaps(&pedestrian, Vec2::new(1.21, 0.0), 0.3));
         let tank = [(Vec2::ZERO, 2.5)];
-        // 2.8 m of bodies and a tenth, and 2.2 m for the pedestrian to step.
-        assert!(overlaps(&tank, Vec2::new(0.0, 5.2), 0.3));
-        assert!(!overlaps(&tank, Vec2::new(0.0, 5.3), 0.3));
-        assert!(!overlaps(&tank, Vec2::new(5.6, 0.0), 2.5));
+        // Twice the 2.8 m of bodies, and 2.2 m for the pedestrian to step.
+        assert!(overlaps(&tank, Vec2::new(0.0, 7.7), 0.3));
+        assert!(!overlaps(&tank, Vec2::new(0.0, 7.9), 0.3));
+        assert!(overlaps(&tank, Vec2::new(9.9, 0.0), 2.5));
+        assert!(!overlaps(&tank, Vec2::new(10.1, 0.0), 2.5));
     }
 }

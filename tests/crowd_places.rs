@@ -243,3 +243,47 @@ fn a_unit_turned_round_off_its_path_plans_afresh() {
     // Units were turned far enough off their paths to need it.
     assert!(most_turned >= 0.5 * quarter, "{most_turned}");
 }
+
+/// A wanderer whose wander target falls under a tank standing still never
+/// circles the tank for ever: swerving round it, once it faces away from
+/// its path or has been carried far from it, it wanders on from where it
+/// is, as a unit sent somewhere plans afresh. The wander circle has no
+/// radius here, so each target lies straight ahead.
+#[test]
+fn a_wanderer_whose_target_is_under_a_tank_wanders_on() {
+    let tank_at = Vec2::new(20.0, 20.0);
+    for heading in [0.0f32, 0.3, -0.3, 1.0] {
+        let mut app = app_with(open_square(), 30, 1);
+        with_avoidance(&mut app, true);
+        let tank = UnitPreset::TANK;
+        app.world_mut().spawn((
+            tank.unit(),
+            Transform::from_translation(tank_at.extend(0.0)),
+        ));
+        // 8 m short of the tank, facing it: the first target lies 2 m
+        // from the tank's centre, inside its body.
+        let from = tank_at - Vec2::from_angle(heading) * 8.0;
+        let pedestrian = UnitPreset::PEDESTRIAN;
+        let wanderer = app
+            .world_mut()
+            .spawn((
+                pedestrian.unit(),
+                Wander {
+                    offset: 6.0,
+                    radius: 0.0,
+                    rate: 0.0,
+                },
+                Transform::from_translation(from.extend(0.0))
+                    .with_rotation(Quat::from_rotation_z(heading)),
+            ))
+            .id();
+        let mut left = false;
+        for _ in 0..30 * 20 {
+            app.update();
+            assert_eq!(contacts(&mut app), 0, "heading {heading}");
+            let at = app.world().get::<UnitPose>(wanderer).unwrap().position;
+            left |= at.distance(tank_at) > 10.0;
+        }
+        assert!(left, "heading {heading}: the wanderer stayed by the tank");
+    }
+}

@@ -104,7 +104,7 @@ pub(crate) fn advance_along_paths(
                         let at = intent.desired;
                         arrive(at, &mut motion, &mut avoiding, followed.as_deref_mut());
                         arrived.borrow_local_mut().push(entity);
-                    } else if has_destination
+                    } else if (has_destination || wanders)
                         && motion.goal != Goal::None
                         && (strayed(&motion, intent.desired, body.radius, turning_radius.0)
                             || goal.is_some_and(|goal| {
@@ -117,7 +117,13 @@ pub(crate) fn advance_along_paths(
                                 )
                             }))
                     {
-                        intent.pending = Pending::Rejoin;
+                        // A wanderer, with no place it must reach, wanders
+                        // on from here rather than circle back.
+                        intent.pending = if has_destination {
+                            Pending::Rejoin
+                        } else {
+                            Pending::NewTarget
+                        };
                     }
                     return;
                 }

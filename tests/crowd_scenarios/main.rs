@@ -84,6 +84,10 @@ fn tally(app: &mut App, seconds: u32, settle: u32) -> Tally {
         for (entity, pose) in query.iter(app.world()) {
             let anchor = anchors.entry(entity).or_insert((pose.position, tick));
             if pose.position.distance(anchor.0) > 1.0 {
+                let was = (tick - anchor.1) as f32 / HZ as f32;
+                if was >= 5.0 && std::env::var("KERB_TRACE").is_ok() {
+                    eprintln!("unstuck: {entity} after {was:.1} s at {}", pose.position);
+                }
                 *anchor = (pose.position, tick);
             }
             let stuck = (tick - anchor.1) as f32 / HZ as f32;
@@ -129,9 +133,8 @@ fn towns_crowd(seed: u64, avoid: bool) -> App {
 /// 12) for 10 simulated minutes: with avoidance, no tank ever touches a
 /// pedestrian and bodies touch at most 0.1 contact-seconds per 1,000
 /// unit-seconds. Nobody stands jammed for more than 6.5 s (#21 asks 5 s;
-/// the longest is 6.1 s, a tank backing into a corner while a pedestrian
-/// wanders behind it, its target under the tank; over 8 seeds of 5
-/// minutes the longest is 6.5 s).
+/// the longest is 5.0 s, but runs are chaotic: over 32 seeds of 5 minutes
+/// the longest is 8.8 s, see `BENCHMARKS.md`).
 #[test]
 fn the_towns_crowd_keeps_clear() {
     let run = |avoid: bool| {
@@ -198,7 +201,7 @@ fn circle_swap_in_a_square() {
 
 /// Scenario 2, the counterflow along a street: no contacts, and nobody
 /// gives up. (#21 also asks that all arrive within twice the time alone;
-/// 197 of 200 do, and the test holds at least 190.)
+/// 199 of 200 do, and the test holds at least 190.)
 #[test]
 fn counterflow_along_a_street() {
     crosses_clear("counterflow", street, counterflow, 190);
