@@ -133,8 +133,8 @@ fn towns_crowd(seed: u64, avoid: bool) -> App {
 /// 12) for 10 simulated minutes: with avoidance, no tank ever touches a
 /// pedestrian and bodies touch at most 0.1 contact-seconds per 1,000
 /// unit-seconds. Nobody stands jammed for more than 6.5 s (#21 asks 5 s;
-/// the longest is 5.0 s, but runs are chaotic: over 32 seeds of 5 minutes
-/// the longest is 8.8 s, see `BENCHMARKS.md`).
+/// the longest is 5.7 s, but runs are chaotic: over 32 seeds of 5 minutes
+/// the longest is 11.7 s, see `BENCHMARKS.md`).
 #[test]
 fn the_towns_crowd_keeps_clear() {
     let run = |avoid: bool| {
