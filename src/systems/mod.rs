@@ -1,11 +1,12 @@
 //! The systems behind [`crate::KerbSystems`], one file per set: prepare,
-//! plan, advance, confine.
+//! plan (with its wander targets), advance, confine.
 
 mod advance;
 mod confine;
 mod plan;
 mod prepare;
 pub(crate) mod reverse_out;
+mod wander_target;
 
 use std::time::Instant;
 
