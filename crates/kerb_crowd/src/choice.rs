@@ -313,9 +313,12 @@ fn choose_finite<'a>(
     // A unit far heavier than every neighbour (a tank among pedestrians)
     // keeps to its path and only slows, or stops, for those in its way:
     // they make way for it, and it never swerves off on a loop.
+    // The tick is checked on its own as well: the look ahead is checked by
+    // longer chords, and one that opens from a body can hide an arc that
+    // first closes on it by a fraction of a millimetre.
     if most_share <= HEAVY_SHARE && preferred.speed > 0.0 {
         return slower_along_path(preferred, dt, |speed, look| {
-            safe_for(speed, preferred.curvature, look)
+            safe_for(speed, preferred.curvature, look) && safe(speed, preferred.curvature)
         });
     }
     // Keeping right is for meetings of equals: a unit the others make way

@@ -216,7 +216,7 @@ mod choices {
                     let closest = closest_over_tick(&agent, choice, other, dt);
                     prop_assert!(
                         closest >= bodies.min(now) - bulge - 1e-4,
-                        "{closest} apart, bodies {bodies}, {now} now"
+                        "{closest} apart, bodies {bodies}, {now} now, {choice:?}"
                     );
                 }
             }
