@@ -197,11 +197,12 @@ fn apply_group_settings(
                 }
             }
             placed.push((position, body_radius));
-            let heading = if cluster > 1 {
+            let random = if cluster > 1 {
                 spot.next_signed()
             } else {
                 own.next_signed()
             } * std::f32::consts::PI;
+            let heading = spawn_heading(cluster > 1, position, mesh.centroid(polygon), random);
             let group = &groups.groups[index];
             commands.spawn((
                 Unit,
@@ -239,9 +240,35 @@ fn overlaps(placed: &[(Vec2, f32)], position: Vec2, radius: f32) -> bool {
     })
 }
 
+/// The heading a new member spawns with at `position`: one of a cluster
+/// faces out from the cluster's `centre`, so that the cluster spreads as it
+/// sets off (facing one way, members wandering to either side cross each
+/// other and jam for seconds); one alone, or at the centre, faces `random`.
+fn spawn_heading(clustered: bool, position: Vec2, centre: Vec2, random: f32) -> f32 {
+    let outward = position - centre;
+    if clustered && outward.length() > 0.1 {
+        outward.to_angle()
+    } else {
+        random
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A cluster's members face out from its centre; one at the centre,
+    /// or alone, faces the random heading.
+    #[test]
+    fn cluster_members_face_out_from_its_centre() {
+        let centre = Vec2::new(10.0, 10.0);
+        let north = spawn_heading(true, Vec2::new(10.0, 12.0), centre, 1.0);
+        assert!((north - std::f32::consts::FRAC_PI_2).abs() < 1e-6);
+        let west = spawn_heading(true, Vec2::new(7.0, 10.0), centre, 1.0);
+        assert!((west.abs() - std::f32::consts::PI).abs() < 1e-6);
+        assert_eq!(spawn_heading(true, centre, centre, 1.0), 1.0);
+        assert_eq!(spawn_heading(false, Vec2::new(7.0, 10.0), centre, 1.0), 1.0);
+    }
 
     /// Equal bodies keep the sum of their radii between them; a small body
     /// beside a large one keeps the difference of their radii besides.

@@ -69,6 +69,9 @@ pub(crate) struct Crowd {
     /// with the way out it takes (see `unjam::way_out`): a few a tick, so a
     /// list rather than a slot for every unit.
     pub ways_out: Vec<(u32, WayOut)>,
+    /// The highest top speed of any unit: how far a body may drive in a
+    /// given time, to bound a search for those that may.
+    pub fastest: f32,
 }
 
 /// What the snapshot reads of a unit.
@@ -121,6 +124,10 @@ impl Crowd {
         self.positions.clear();
         self.positions
             .extend(self.agents.iter().map(|agent| agent.position));
+        self.fastest = self
+            .agents
+            .iter()
+            .fold(0.0, |fastest, agent| fastest.max(agent.max_speed));
         self.radii.clear();
         self.radii
             .extend(self.agents.iter().map(|agent| agent.body_radius));

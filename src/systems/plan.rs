@@ -127,8 +127,9 @@ pub(crate) fn plan_paths(
                     let (Some(wander), Some(memory)) = (wander, memory.as_deref_mut()) else {
                         return;
                     };
-                    let target =
-                        choose_wander_target(mesh, clock, entity, pose, body, wander, memory);
+                    let target = choose_wander_target(
+                        mesh, crowd, clock, entity, pose, body, radius.0, wander, memory,
+                    );
                     motion.goal = Goal::Point(target);
                     intent.pending = Pending::Plan;
                 }

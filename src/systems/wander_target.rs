@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 use kerb_navmesh::NavMesh;
 
-use crate::avoidance::Body;
+use crate::avoidance::{Body, Crowd};
 use crate::components::{UnitPose, Wander};
 use crate::state::WanderMemory;
 
@@ -21,13 +21,17 @@ pub(super) struct WanderClock {
 
 /// Gives a wanderer a new, walkable wander target, first letting its wander
 /// angle wander for the time since it last did, and keeps its `body` off
-/// the walls there (see [`off_the_walls`]).
+/// the walls there (see [`off_the_walls`]) and, where avoidance is on, off
+/// the way of heavier bodies in the `crowd` (see [`out_of_the_way`]).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn choose_wander_target(
     mesh: &NavMesh,
+    crowd: Option<&Crowd>,
     clock: WanderClock,
     entity: Entity,
     pose: &UnitPose,
     body: &Body,
+    turn_radius: f32,
     wander: &Wander,
     memory: &mut WanderMemory,
 ) -> Vec2 {
@@ -48,54 +52,242 @@ pub(super) fn choose_wander_target(
         mesh,
         clock.wall_margin,
     );
-    off_the_walls(mesh, target, body.radius)
+    let target = off_the_walls(mesh, target, body.radius, turn_radius);
+    match crowd {
+        Some(crowd) => out_of_the_way(mesh, crowd, pose, target, body.radius, turn_radius),
+        None => target,
+    }
 }
 
-/// A wander `target` moved in from the nearest wall, where it is nearer
-/// than twice `body_radius`, to that distance, where a body has room
-/// there. A target against a wall is where a unit's body would overlap the
-/// wall, and avoidance keeps it off: it stands short of the target, in the
-/// way of those passing along the wall (a tank whose path runs along it
-/// pins a pedestrian there).
-fn off_the_walls(mesh: &NavMesh, target: Vec2, body_radius: f32) -> Vec2 {
-    let keep = 2.0 * body_radius;
-    let Some(wall) = mesh.nearest_wall_point(target, keep) else {
+/// How far ahead, in seconds, a wanderer looks along the way of a heavier
+/// body when it picks a target.
+const LOOK_AHEAD: f32 = 3.0;
+
+/// Room, in metres, a wanderer's way to its target keeps from a heavier
+/// body's way, beyond the sum of their radii.
+const WAY_ROOM: f32 = 0.5;
+
+/// A body this many times a wanderer's radius, or more, counts as heavier:
+/// the wanderer keeps out of its way rather than cross it.
+const HEAVIER: f32 = 2.0;
+
+/// A wander `target` for a body of `body_radius` standing at `pose`,
+/// moved out of the way of heavier bodies in the `crowd`: where the
+/// straight way to it crosses where one of them drives in the next
+/// [`LOOK_AHEAD`] seconds, the wanderer heads square off that body's way,
+/// on its own side, or straight away from it, as far as it would have
+/// gone. A pedestrian wandering across a tank's way stands in it, held,
+/// pinned to a wall beside it; stepping aside it lets the tank by.
+fn out_of_the_way(
+    mesh: &NavMesh,
+    crowd: &Crowd,
+    pose: &UnitPose,
+    target: Vec2,
+    body_radius: f32,
+    turn_radius: f32,
+) -> Vec2 {
+    let from = pose.position;
+    let Some(blocker) = heavier_across(crowd, from, target, body_radius) else {
         return target;
+    };
+    let other = &crowd.agents[blocker as usize];
+    let way = Vec2::from_angle(other.heading) * other.max_speed * LOOK_AHEAD;
+    let lateral = way.normalize_or_zero().perp_dot(from - other.position);
+    let side = if lateral >= 0.0 { 1.0 } else { -1.0 };
+    let room = other.body_radius + body_radius + WAY_ROOM;
+    // Far enough to stand clear of its way, if it is further than the
+    // target was.
+    let reach = from
+        .distance(target)
+        .max(room - lateral.abs() + body_radius);
+    let square = way.normalize_or_zero().perp() * side;
+    let away = (from - other.position).normalize_or(square);
+    [square, away]
+        .into_iter()
+        .map(|direction| off_the_walls(mesh, from + direction * reach, body_radius, turn_radius))
+        .find(|&aside| {
+            mesh.locate(aside).is_some()
+                && mesh.has_room(aside, body_radius)
+                && heavier_across(crowd, from, aside, body_radius).is_none()
+        })
+        .unwrap_or(target)
+}
+
+/// The index of a body in the `crowd` heavier than one of `body_radius`
+/// (see [`HEAVIER`]) whose way over the next [`LOOK_AHEAD`] seconds the
+/// straight way from `from` to `to` comes nearer than both the sum of
+/// their radii and [`WAY_ROOM`] and where it starts, if any: a way leading
+/// off from beside one is not across it.
+fn heavier_across(crowd: &Crowd, from: Vec2, to: Vec2, body_radius: f32) -> Option<u32> {
+    let mut found = None;
+    let middle = (from + to) / 2.0;
+    // A heavier body further off may still drive into the way in time.
+    let reach = from.distance(to) / 2.0 + WAY_ROOM + body_radius + crowd.fastest * LOOK_AHEAD;
+    crowd.grid.visit_bodies_within(middle, reach, |index| {
+        let other = &crowd.agents[index as usize];
+        if found.is_some() || other.body_radius < HEAVIER * body_radius {
+            return;
+        }
+        let room = other.body_radius + body_radius + WAY_ROOM;
+        let ahead = other.position + Vec2::from_angle(other.heading) * other.max_speed * LOOK_AHEAD;
+        let nearest = segments_apart(from, to, other.position, ahead);
+        if nearest < room && nearest < distance_to_segment(from, other.position, ahead) - 1e-3 {
+            found = Some(index);
+        }
+    });
+    found
+}
+
+/// The distance between the segments from `a` to `b` and from `c` to `d`.
+fn segments_apart(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> f32 {
+    let side = |p: Vec2, q: Vec2, r: Vec2| (q - p).perp_dot(r - p);
+    let crossing = side(a, b, c) * side(a, b, d) < 0.0 && side(c, d, a) * side(c, d, b) < 0.0;
+    if crossing {
+        return 0.0;
+    }
+    distance_to_segment(a, c, d)
+        .min(distance_to_segment(b, c, d))
+        .min(distance_to_segment(c, a, b))
+        .min(distance_to_segment(d, a, b))
+}
+
+/// The distance from `p` to the segment from `a` to `b`.
+fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f32 {
+    let ab = b - a;
+    let t = ((p - a).dot(ab) / ab.length_squared().max(f32::MIN_POSITIVE)).clamp(0.0, 1.0);
+    p.distance(a + ab * t)
+}
+
+/// A wander `target` moved in from the nearest wall, for a unit of
+/// `body_radius` that turns no tighter than `turn_radius`: to a turning
+/// circle and a body from every wall, where there is that room, so that
+/// one arriving there facing the wall can still turn about; else, where
+/// the target is nearer a wall than twice `body_radius`, to that distance,
+/// where a body has room there. A target against a wall is where a unit's
+/// body would overlap the wall, and avoidance keeps it off: it stands short
+/// of the target, in the way of those passing along the wall (a tank whose
+/// path runs along it pins a pedestrian there).
+fn off_the_walls(mesh: &NavMesh, target: Vec2, body_radius: f32, turn_radius: f32) -> Vec2 {
+    let turn_room = turn_radius + body_radius;
+    pushed_off(mesh, target, turn_room, turn_room)
+        .or_else(|| pushed_off(mesh, target, 2.0 * body_radius, body_radius))
+        .unwrap_or(target)
+}
+
+/// `target` moved straight in from its nearest wall to `keep` from it,
+/// where that is nearer than `keep` and the point moved to is `room` from
+/// every wall; `target` itself where no wall is nearer than `keep`.
+fn pushed_off(mesh: &NavMesh, target: Vec2, keep: f32, room: f32) -> Option<Vec2> {
+    let Some(wall) = mesh.nearest_wall_point(target, keep) else {
+        return Some(target);
     };
     let inward = (target - wall).normalize_or_zero();
     let pushed = wall + inward * keep;
-    if inward != Vec2::ZERO && mesh.has_room(pushed, body_radius) {
-        pushed
-    } else {
-        target
-    }
+    (inward != Vec2::ZERO && mesh.has_room(pushed, room * 0.999)).then_some(pushed)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kerb_crowd::Agent;
 
-    /// A wander target against a wall moves in to twice the body's radius
-    /// from it, a pedestrian's and a tank's alike; one in the open stays,
-    /// and so does one in a passage too narrow to move it in.
+    /// A crowd of one tank at `position`, heading `heading` at its top
+    /// speed, as the snapshot leaves it.
+    fn a_tank(position: Vec2, heading: f32) -> Crowd {
+        let mut crowd = Crowd::default();
+        crowd.agents = vec![Agent {
+            position,
+            heading,
+            speed: 4.5,
+            max_speed: 4.5,
+            turn_radius: 11.0,
+            body_radius: 2.5,
+            priority: 6.25,
+        }];
+        crowd.at_rest = vec![false];
+        crowd.fastest = 4.5;
+        crowd.grid = kerb_crowd::NeighbourGrid::new(2.0);
+        crowd.grid.rebuild_bodies(&[position], &[2.5]);
+        crowd
+    }
+
+    /// A pedestrian beside a tank's way whose target lies across it heads
+    /// square off the way instead, on its own side, to a spot clear of
+    /// where the tank drives; one whose target is clear of the way keeps
+    /// it, and so does one behind a tank driving away from it.
+    #[test]
+    fn a_wanderer_keeps_out_of_a_tanks_way() {
+        let open = kerb_navmesh::generate::grid_world(40, 40, 2.0, |_, _| false)
+            .validate()
+            .expect("a plain grid is valid")
+            .navmesh;
+        // The tank at (40, 30) drives north along x = 40.
+        let crowd = a_tank(Vec2::new(40.0, 30.0), std::f32::consts::FRAC_PI_2);
+        let pose = UnitPose {
+            position: Vec2::new(37.0, 36.0),
+            heading: 0.0,
+        };
+        let across = Vec2::new(41.0, 36.5);
+        let aside = out_of_the_way(&open, &crowd, &pose, across, 0.3, 0.8);
+        assert!(aside.x < 40.0 - 3.3, "{aside}");
+        assert!(heavier_across(&crowd, pose.position, aside, 0.3).is_none());
+        let clear = Vec2::new(35.0, 37.0);
+        assert_eq!(out_of_the_way(&open, &crowd, &pose, clear, 0.3, 0.8), clear);
+        let behind = UnitPose {
+            position: Vec2::new(37.0, 24.0),
+            heading: 0.0,
+        };
+        let across_behind = Vec2::new(43.0, 24.0);
+        assert_eq!(
+            out_of_the_way(&open, &crowd, &behind, across_behind, 0.3, 0.8),
+            across_behind
+        );
+    }
+
+    /// Crossing segments are 0 apart; others by their nearest ends.
+    #[test]
+    fn segments_apart_by_crossings_and_ends() {
+        let (a, b) = (Vec2::new(0.0, 0.0), Vec2::new(4.0, 0.0));
+        assert_eq!(
+            segments_apart(a, b, Vec2::new(2.0, -1.0), Vec2::new(2.0, 1.0)),
+            0.0
+        );
+        let beside = segments_apart(a, b, Vec2::new(2.0, 1.0), Vec2::new(2.0, 3.0));
+        assert!((beside - 1.0).abs() < 1e-6);
+        let beyond = segments_apart(a, b, Vec2::new(7.0, 4.0), Vec2::new(9.0, 4.0));
+        assert!((beyond - 5.0).abs() < 1e-6);
+    }
+
+    /// A wander target against a wall moves in to a turning circle and a
+    /// body from it where there is that room all round (a pedestrian's
+    /// 1.1 m, a tank's 13.5 m in the open), else to twice the body's
+    /// radius (a tank's 5 m in a 16 m street); one in the open stays, and
+    /// so does one in a passage too narrow to move it in.
     #[test]
     fn wander_targets_keep_a_body_off_the_walls() {
         let open = kerb_navmesh::generate::grid_world(20, 20, 2.0, |_, _| false)
             .validate()
             .expect("a plain grid is valid")
             .navmesh;
-        let moved = off_the_walls(&open, Vec2::new(0.2, 20.0), 0.3);
-        assert!(moved.distance(Vec2::new(0.6, 20.0)) < 1e-4, "{moved}");
-        let moved = off_the_walls(&open, Vec2::new(39.0, 20.0), 2.5);
-        assert!(moved.distance(Vec2::new(35.0, 20.0)) < 1e-4, "{moved}");
+        let moved = off_the_walls(&open, Vec2::new(0.2, 20.0), 0.3, 0.8);
+        assert!(moved.distance(Vec2::new(1.1, 20.0)) < 1e-4, "{moved}");
+        let moved = off_the_walls(&open, Vec2::new(39.0, 20.0), 2.5, 11.0);
+        assert!(moved.distance(Vec2::new(26.5, 20.0)) < 1e-4, "{moved}");
         let middle = Vec2::new(20.0, 20.0);
-        assert_eq!(off_the_walls(&open, middle, 2.5), middle);
+        assert_eq!(off_the_walls(&open, middle, 2.5, 11.0), middle);
+        // A street 16 m wide, from y = 2 to y = 18.
+        let street = kerb_navmesh::generate::grid_world(20, 10, 2.0, |_, y| y == 0 || y == 9)
+            .validate()
+            .expect("a street is valid")
+            .navmesh;
+        let moved = off_the_walls(&street, Vec2::new(20.0, 3.0), 2.5, 11.0);
+        assert!(moved.distance(Vec2::new(20.0, 7.0)) < 1e-4, "{moved}");
         // A passage one 2 m cell wide, along y = 1.
         let passage = kerb_navmesh::generate::grid_world(20, 3, 2.0, |_, y| y != 1)
             .validate()
             .expect("a passage is valid")
             .navmesh;
         let in_passage = Vec2::new(20.0, 2.5);
-        assert_eq!(off_the_walls(&passage, in_passage, 1.2), in_passage);
+        assert_eq!(off_the_walls(&passage, in_passage, 1.2, 0.8), in_passage);
     }
 }

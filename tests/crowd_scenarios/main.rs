@@ -14,6 +14,7 @@ use bevy_kerb::kerb_crowd::{Nearest, NeighbourGrid};
 use bevy_kerb::kerb_navmesh::ValidWorld;
 use bevy_kerb::kerb_navmesh::generate::grid_world;
 use bevy_kerb::prelude::*;
+use bevy_kerb::{Intent, Motion};
 use crossing::*;
 use support::*;
 
@@ -104,8 +105,65 @@ fn tally(app: &mut App, seconds: u32, settle: u32) -> Tally {
             }
             tally.longest_stuck = tally.longest_stuck.max(stuck);
         }
+        // `KERB_FOLLOW=1` prints, every half second, each unit stuck 3 s
+        // or more and those beside it.
+        if std::env::var("KERB_FOLLOW").is_ok() && tick % (HZ / 2) == 0 {
+            follow_stuck(app, &anchors, tick);
+        }
     }
     tally
+}
+
+/// Prints each unit that has not moved a metre since its anchor 3 s or
+/// more before `tick`, with what it is doing, and every body within 2 m of
+/// its own: to trace why units stand stuck.
+fn follow_stuck(
+    app: &mut App,
+    anchors: &std::collections::HashMap<Entity, (Vec2, u32)>,
+    tick: u32,
+) {
+    let mut query = app.world_mut().query::<(
+        Entity,
+        &UnitPose,
+        &Body,
+        &Avoiding,
+        &Motion,
+        &Intent,
+        Has<Destination>,
+    )>();
+    let units: Vec<_> = query.iter(app.world()).collect();
+    let now = tick as f32 / HZ as f32;
+    for &(entity, pose, body, avoiding, motion, intent, bound) in &units {
+        let stuck = anchors
+            .get(&entity)
+            .map_or(0.0, |anchor| (tick - anchor.1) as f32 / HZ as f32);
+        if stuck < 3.0 {
+            continue;
+        }
+        eprintln!(
+            "F t={now:.1} {entity} r={} at {} h={:.2} stuck={stuck:.1} bound={bound} goal={:?} travelled={:.2}/{:.2} reversing={} pending={:?} {avoiding:?}",
+            body.radius,
+            pose.position,
+            pose.heading,
+            motion.goal(),
+            motion.travelled(),
+            motion.path().length(),
+            motion.is_reversing(),
+            intent.pending(),
+        );
+        for &(other, at, other_body, other_avoiding, ..) in &units {
+            let apart = at.position.distance(pose.position);
+            if other != entity && apart < body.radius + other_body.radius + 2.0 {
+                eprintln!(
+                    "    near {other} r={} gap={:.2} at {} h={:.2} {other_avoiding:?}",
+                    other_body.radius,
+                    apart - body.radius - other_body.radius,
+                    at.position,
+                    at.heading,
+                );
+            }
+        }
+    }
 }
 
 /// The count in the environment variable `name`, or `default`.
@@ -133,8 +191,8 @@ fn towns_crowd(seed: u64, avoid: bool) -> App {
 /// 12) for 10 simulated minutes: with avoidance, no tank ever touches a
 /// pedestrian and bodies touch at most 0.1 contact-seconds per 1,000
 /// unit-seconds. Nobody stands jammed for more than 6.5 s (#21 asks 5 s;
-/// the longest is 5.7 s, but runs are chaotic: over 32 seeds of 5 minutes
-/// the longest is 11.7 s, see `BENCHMARKS.md`).
+/// here nobody stands 5 s, the longest 3.8 s, but runs are chaotic: over
+/// 32 seeds of 5 minutes 8 units stand 5.1 to 7.7 s, see `BENCHMARKS.md`).
 #[test]
 fn the_towns_crowd_keeps_clear() {
     let run = |avoid: bool| {
@@ -319,7 +377,8 @@ fn four_groups_over_jitters() {
 
 /// Scenario 4: a tank follows a route across a plaza where 200 pedestrians
 /// wander: it never touches one (against a minute and a half of contact
-/// without avoidance), and arrives within twice its time alone.
+/// without avoidance), and arrives within twice its time alone, and
+/// within 1.25 times, as the wanderers keep out of its way.
 #[test]
 fn a_tank_crosses_a_plaza_of_wanderers() {
     let run = |avoid: bool| {
@@ -392,4 +451,7 @@ fn a_tank_crosses_a_plaza_of_wanderers() {
     assert!(off.tank_contact_seconds > 10.0);
     assert_eq!(on.tank_contact_seconds, 0.0);
     assert!(arrived.is_some_and(|at| at <= 2.0 * alone));
+    // The wanderers step out of its way before it reaches them: it took
+    // 1.6 times as long when they wandered across its front and stood.
+    assert!(arrived.is_some_and(|at| at <= 1.25 * alone), "{arrived:?}");
 }
