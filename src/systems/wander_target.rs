@@ -2,7 +2,8 @@
 //! heads next, on the walkable area and with room for its body.
 
 use bevy::prelude::*;
-use kerb_navmesh::NavMesh;
+use kerb_crowd::Agent;
+use kerb_navmesh::{NavMesh, closest_point_on_segment};
 
 use crate::avoidance::{Body, Crowd};
 use crate::components::{UnitPose, Wander};
@@ -91,7 +92,7 @@ fn out_of_the_way(
         return target;
     };
     let other = &crowd.agents[blocker as usize];
-    let way = Vec2::from_angle(other.heading) * other.max_speed * LOOK_AHEAD;
+    let way = way_ahead(other);
     let lateral = way.normalize_or_zero().perp_dot(from - other.position);
     let side = if lateral >= 0.0 { 1.0 } else { -1.0 };
     let room = other.body_radius + body_radius + WAY_ROOM;
@@ -129,7 +130,7 @@ fn heavier_across(crowd: &Crowd, from: Vec2, to: Vec2, body_radius: f32) -> Opti
             return;
         }
         let room = other.body_radius + body_radius + WAY_ROOM;
-        let ahead = other.position + Vec2::from_angle(other.heading) * other.max_speed * LOOK_AHEAD;
+        let ahead = other.position + way_ahead(other);
         let nearest = segments_apart(from, to, other.position, ahead);
         if nearest < room && nearest < distance_to_segment(from, other.position, ahead) - 1e-3 {
             found = Some(index);
@@ -153,9 +154,13 @@ fn segments_apart(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> f32 {
 
 /// The distance from `p` to the segment from `a` to `b`.
 fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f32 {
-    let ab = b - a;
-    let t = ((p - a).dot(ab) / ab.length_squared().max(f32::MIN_POSITIVE)).clamp(0.0, 1.0);
-    p.distance(a + ab * t)
+    p.distance(closest_point_on_segment(a, b, p))
+}
+
+/// Where `agent` drives over the next [`LOOK_AHEAD`] seconds at its top
+/// speed, from where it stands.
+fn way_ahead(agent: &Agent) -> Vec2 {
+    Vec2::from_angle(agent.heading) * agent.max_speed * LOOK_AHEAD
 }
 
 /// A wander `target` moved in from the nearest wall, for a unit of
@@ -189,7 +194,6 @@ fn pushed_off(mesh: &NavMesh, target: Vec2, keep: f32, room: f32) -> Option<Vec2
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kerb_crowd::Agent;
 
     /// A crowd of one tank at `position`, heading `heading` at its top
     /// speed, as the snapshot leaves it.
