@@ -23,7 +23,8 @@ pub(super) struct WanderClock {
 /// Gives a wanderer a new, walkable wander target, first letting its wander
 /// angle wander for the time since it last did, and keeps its `body` off
 /// the walls there (see [`off_the_walls`]) and, where avoidance is on, off
-/// the way of heavier bodies in the `crowd` (see [`out_of_the_way`]).
+/// the way of heavier bodies in the `crowd` (see [`out_of_the_way`]) and
+/// round any body on its way (see [`round_the_body_ahead`]).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn choose_wander_target(
     mesh: &NavMesh,
@@ -55,9 +56,84 @@ pub(super) fn choose_wander_target(
     );
     let target = off_the_walls(mesh, target, body.radius, turn_radius);
     match crowd {
-        Some(crowd) => out_of_the_way(mesh, crowd, pose, target, body.radius, turn_radius),
+        Some(crowd) => {
+            let target = out_of_the_way(mesh, crowd, pose, target, body.radius, turn_radius);
+            round_the_body_ahead(mesh, crowd, entity, pose, target, body.radius, turn_radius)
+        }
         None => target,
     }
+}
+
+/// Room, in metres, a wanderer's way to its target keeps from the bodies
+/// of others, beyond the sum of their radii.
+const BODY_ROOM: f32 = 0.1;
+
+/// A wander `target` for the wanderer `entity`, of `body_radius`, standing
+/// at `pose`, turned off the body of another in the `crowd` that stands on
+/// its straight way there: square to that body, on the target's side, else
+/// on the other, as far as the target was. Two wanderers face to face
+/// whose targets lie through each other circle on the spot for seconds;
+/// heading beside each other they part.
+fn round_the_body_ahead(
+    mesh: &NavMesh,
+    crowd: &Crowd,
+    entity: Entity,
+    pose: &UnitPose,
+    target: Vec2,
+    body_radius: f32,
+    turn_radius: f32,
+) -> Vec2 {
+    let from = pose.position;
+    let Some(ahead) = body_ahead(crowd, entity, from, target, body_radius) else {
+        return target;
+    };
+    let towards = (crowd.agents[ahead as usize].position - from).normalize_or_zero();
+    let side = if towards.perp_dot(target - from) >= 0.0 {
+        1.0
+    } else {
+        -1.0
+    };
+    let reach = from.distance(target);
+    [side, -side]
+        .into_iter()
+        .map(|side| towards.perp() * side)
+        .map(|direction| off_the_walls(mesh, from + direction * reach, body_radius, turn_radius))
+        .find(|&aside| {
+            mesh.locate(aside).is_some()
+                && mesh.has_room(aside, body_radius)
+                && heavier_across(crowd, from, aside, body_radius).is_none()
+                && body_ahead(crowd, entity, from, aside, body_radius).is_none()
+        })
+        .unwrap_or(target)
+}
+
+/// The index of a body in the `crowd`, other than `entity`'s own, that the
+/// straight way from `from` to `to` passes within [`BODY_ROOM`] of, nearer
+/// than `to` and ahead: a body beside or behind `from` is not in the way.
+fn body_ahead(
+    crowd: &Crowd,
+    entity: Entity,
+    from: Vec2,
+    to: Vec2,
+    body_radius: f32,
+) -> Option<u32> {
+    let mut found = None;
+    let reach = from.distance(to);
+    crowd.grid.visit_bodies_within(from, reach, |index| {
+        let other = &crowd.agents[index as usize];
+        if found.is_some() || crowd.entities[index as usize] == entity {
+            return;
+        }
+        let apart = distance_to_segment(other.position, from, to);
+        let near = from.distance(other.position);
+        if apart < other.body_radius + body_radius + BODY_ROOM
+            && apart < near - 1e-3
+            && near < reach
+        {
+            found = Some(index);
+        }
+    });
+    found
 }
 
 /// How far ahead, in seconds, a wanderer looks along the way of a heavier
@@ -245,6 +321,53 @@ mod tests {
         assert_eq!(
             out_of_the_way(&open, &crowd, &behind, across_behind, 0.3, 0.8),
             across_behind
+        );
+    }
+
+    /// Two pedestrians face to face: one whose target lies through the
+    /// other heads square off it, on the target's side, to a target as far
+    /// off with nobody on the way; a target clear of the other is kept.
+    #[test]
+    fn a_wanderer_heads_round_a_body_on_its_way() {
+        let open = kerb_navmesh::generate::grid_world(30, 30, 2.0, |_, _| false)
+            .validate()
+            .expect("a plain grid is valid")
+            .navmesh;
+        let mut world = World::new();
+        let (us, them) = (world.spawn_empty().id(), world.spawn_empty().id());
+        let pedestrian = |position: Vec2, heading: f32| Agent {
+            position,
+            heading,
+            speed: 1.4,
+            max_speed: 1.4,
+            turn_radius: 0.8,
+            body_radius: 0.3,
+            priority: 0.09,
+        };
+        let (here, there) = (Vec2::new(30.0, 30.0), Vec2::new(30.9, 30.0));
+        let mut crowd = Crowd::default();
+        crowd.entities = vec![us, them];
+        crowd.agents = vec![
+            pedestrian(here, 0.0),
+            pedestrian(there, std::f32::consts::PI),
+        ];
+        crowd.at_rest = vec![false, false];
+        crowd.fastest = 1.4;
+        crowd.grid = kerb_crowd::NeighbourGrid::new(2.0);
+        crowd.grid.rebuild_bodies(&[here, there], &[0.3, 0.3]);
+        let pose = UnitPose {
+            position: here,
+            heading: 0.0,
+        };
+        let through = Vec2::new(33.0, 30.2);
+        assert_eq!(body_ahead(&crowd, us, here, through, 0.3), Some(1));
+        let round = round_the_body_ahead(&open, &crowd, us, &pose, through, 0.3, 0.8);
+        assert!(round.y > 32.5 && (round.x - 30.0).abs() < 0.5, "{round}");
+        assert!(body_ahead(&crowd, us, here, round, 0.3).is_none());
+        let clear = Vec2::new(29.0, 33.0);
+        assert_eq!(
+            round_the_body_ahead(&open, &crowd, us, &pose, clear, 0.3, 0.8),
+            clear
         );
     }
 
