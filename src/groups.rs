@@ -181,14 +181,15 @@ fn apply_group_settings(
             let polygons = mesh.polygon_count() as u32;
             let polygon = kerb_navmesh::PolygonId((spot.next_u64() % u64::from(polygons)) as u32);
             let spread = (cluster as f32).sqrt() * body_radius.max(0.3) / 0.3;
-            let mut position = mesh.centroid(polygon);
+            let centre = mesh.centroid(polygon);
+            let mut position = centre;
             for attempt in 0..SPAWN_ATTEMPTS {
                 // Each miss looks a little further out.
                 let reach = spread * (1.0 + attempt as f32 * 0.25);
                 let jitter = Vec2::new(own.next_signed(), own.next_signed()) * reach;
                 let (candidate, _) = mesh
-                    .nearest_point(mesh.centroid(polygon) + jitter)
-                    .unwrap_or((mesh.centroid(polygon), polygon));
+                    .nearest_point(centre + jitter)
+                    .unwrap_or((centre, polygon));
                 position = candidate;
                 if mesh.has_room(candidate, body_radius)
                     && !overlaps(&placed, candidate, body_radius)
@@ -202,7 +203,7 @@ fn apply_group_settings(
             } else {
                 own.next_signed()
             } * std::f32::consts::PI;
-            let heading = spawn_heading(cluster > 1, position, mesh.centroid(polygon), random);
+            let heading = spawn_heading(cluster > 1, position, centre, random);
             let group = &groups.groups[index];
             commands.spawn((
                 Unit,

@@ -93,18 +93,42 @@ fn round_the_body_ahead(
     } else {
         -1.0
     };
+    let directions = [side, -side].map(|side| towards.perp() * side);
     let reach = from.distance(target);
-    [side, -side]
+    first_aside(
+        mesh,
+        from,
+        directions,
+        reach,
+        body_radius,
+        turn_radius,
+        |aside| {
+            heavier_across(crowd, from, aside, body_radius).is_none()
+                && body_ahead(crowd, entity, from, aside, body_radius).is_none()
+        },
+    )
+    .unwrap_or(target)
+}
+
+/// The first of the points `reach` from `from` in each of `directions`,
+/// moved in off the walls (see [`off_the_walls`]), that is walkable, has
+/// room for a body of `body_radius` and is `clear`: where a wanderer turns
+/// its target aside to.
+fn first_aside(
+    mesh: &NavMesh,
+    from: Vec2,
+    directions: impl IntoIterator<Item = Vec2>,
+    reach: f32,
+    body_radius: f32,
+    turn_radius: f32,
+    clear: impl Fn(Vec2) -> bool,
+) -> Option<Vec2> {
+    directions
         .into_iter()
-        .map(|side| towards.perp() * side)
         .map(|direction| off_the_walls(mesh, from + direction * reach, body_radius, turn_radius))
         .find(|&aside| {
-            mesh.locate(aside).is_some()
-                && mesh.has_room(aside, body_radius)
-                && heavier_across(crowd, from, aside, body_radius).is_none()
-                && body_ahead(crowd, entity, from, aside, body_radius).is_none()
+            mesh.locate(aside).is_some() && mesh.has_room(aside, body_radius) && clear(aside)
         })
-        .unwrap_or(target)
 }
 
 /// The index of a body in the `crowd`, other than `entity`'s own, that the
@@ -179,15 +203,16 @@ fn out_of_the_way(
         .max(room - lateral.abs() + body_radius);
     let square = way.normalize_or_zero().perp() * side;
     let away = (from - other.position).normalize_or(square);
-    [square, away]
-        .into_iter()
-        .map(|direction| off_the_walls(mesh, from + direction * reach, body_radius, turn_radius))
-        .find(|&aside| {
-            mesh.locate(aside).is_some()
-                && mesh.has_room(aside, body_radius)
-                && heavier_across(crowd, from, aside, body_radius).is_none()
-        })
-        .unwrap_or(target)
+    first_aside(
+        mesh,
+        from,
+        [square, away],
+        reach,
+        body_radius,
+        turn_radius,
+        |aside| heavier_across(crowd, from, aside, body_radius).is_none(),
+    )
+    .unwrap_or(target)
 }
 
 /// The index of a body in the `crowd` heavier than one of `body_radius`
