@@ -55,6 +55,7 @@ pub(super) fn choose_wander_target(
         clock.wall_margin,
     );
     let target = off_the_walls(mesh, target, body.radius, turn_radius);
+    let target = out_of_the_loop(mesh, pose, target, body.radius, turn_radius);
     match crowd {
         Some(crowd) => {
             let target = out_of_the_way(mesh, crowd, pose, target, body.radius, turn_radius);
@@ -62,6 +63,48 @@ pub(super) fn choose_wander_target(
         }
         None => target,
     }
+}
+
+/// How many turning radii off a wander target close behind a unit is
+/// moved to (see [`out_of_the_loop`]).
+const LOOP_REACH: f32 = 3.0;
+
+/// A wander `target` that lies in a turning circle of a unit standing at
+/// `pose`, or behind it nearer than [`LOOP_REACH`] turning radii, moved on
+/// along the same bearing to that distance, where a body has room there.
+/// The way to a point close behind is a whole loop that ends facing the
+/// way the unit came: in a corner, where each target ahead is pulled back
+/// off the walls to that same spot, a unit loops there for good. Heading
+/// further off, it turns about once and out.
+fn out_of_the_loop(
+    mesh: &NavMesh,
+    pose: &UnitPose,
+    target: Vec2,
+    body_radius: f32,
+    turn_radius: f32,
+) -> Vec2 {
+    let from = pose.position;
+    let forward = Vec2::from_angle(pose.heading);
+    let offset = target - from;
+    let local = Vec2::new(forward.dot(offset), forward.perp_dot(offset));
+    let reach = LOOP_REACH * turn_radius;
+    let centre = Vec2::new(0.0, turn_radius);
+    let in_a_circle = local.distance(centre) < turn_radius || local.distance(-centre) < turn_radius;
+    let close_behind = local.x < 0.0 && local.length() < reach;
+    if !(in_a_circle || close_behind) {
+        return target;
+    }
+    let bearing = offset.normalize_or(-forward);
+    first_aside(
+        mesh,
+        from,
+        [bearing],
+        reach,
+        body_radius,
+        turn_radius,
+        |_| true,
+    )
+    .unwrap_or(target)
 }
 
 /// Room, in metres, a wanderer's way to its target keeps from the bodies
@@ -393,6 +436,44 @@ mod tests {
         assert_eq!(
             round_the_body_ahead(&open, &crowd, us, &pose, clear, 0.3, 0.8),
             clear
+        );
+    }
+
+    /// A pedestrian facing into a corner whose target lies just behind it,
+    /// or in a turning circle, heads three turning radii off along the
+    /// same bearing instead, out of the corner; a target ahead is kept, and
+    /// so is one behind already that far off.
+    #[test]
+    fn a_wanderer_in_a_corner_turns_about_rather_than_loop() {
+        let open = kerb_navmesh::generate::grid_world(20, 20, 2.0, |_, _| false)
+            .validate()
+            .expect("a plain grid is valid")
+            .navmesh;
+        let pose = UnitPose {
+            position: Vec2::new(1.6, 1.6),
+            heading: -3.0 * std::f32::consts::FRAC_PI_4,
+        };
+        let in_the_open = UnitPose {
+            position: Vec2::new(20.0, 20.0),
+            heading: 0.0,
+        };
+        let in_a_circle = Vec2::new(20.4, 20.6);
+        for (pose, close) in [
+            (&pose, Vec2::new(2.1, 2.0)),
+            (&pose, Vec2::new(2.2, 1.9)),
+            (&in_the_open, in_a_circle),
+        ] {
+            let moved = out_of_the_loop(&open, pose, close, 0.3, 0.8);
+            let bearing = (close - pose.position).normalize();
+            let expected = pose.position + bearing * 2.4;
+            assert!(moved.distance(expected) < 1e-4, "{close} went to {moved}");
+        }
+        let ahead = Vec2::new(1.2, 0.9);
+        assert_eq!(out_of_the_loop(&open, &pose, ahead, 0.3, 0.8), ahead);
+        let far_behind = Vec2::new(4.0, 4.0);
+        assert_eq!(
+            out_of_the_loop(&open, &pose, far_behind, 0.3, 0.8),
+            far_behind
         );
     }
 

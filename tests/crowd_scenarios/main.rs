@@ -191,9 +191,9 @@ fn towns_crowd(seed: u64, avoid: bool) -> App {
 /// 12) for 10 simulated minutes: with avoidance, no tank ever touches a
 /// pedestrian and bodies touch at most 0.1 contact-seconds per 1,000
 /// unit-seconds. Nobody stands jammed for more than 6.5 s (#21 asks 5 s;
-/// here nobody stands 5 s, the longest 4.8 s, but runs are chaotic: over
-/// 32 seeds of 5 minutes 5 units stand 5 s or more, the longest 8.0 s, see
-/// `BENCHMARKS.md`).
+/// here two stand 5 s or more, the longest 5.1 s, and runs are chaotic:
+/// over 64 seeds of 5 minutes 16 units stand 5 s or more, the longest
+/// 6.8 s, see `BENCHMARKS.md`).
 #[test]
 fn the_towns_crowd_keeps_clear() {
     let run = |avoid: bool| {
