@@ -54,9 +54,9 @@ pub struct NoAvoidance;
 #[derive(Resource, Reflect, Clone, Debug, PartialEq)]
 #[reflect(Resource, Default, Debug)]
 pub struct AvoidanceSettings {
-    /// Whether units avoid each other at all. Off by default for now:
-    /// bodies then never touch, but in a dense crowd a unit can still stand
-    /// jammed for several seconds (see `BENCHMARKS.md`).
+    /// Whether units avoid each other at all (off by default for now).
+    /// Turned on, bodies never touch, but in a dense crowd a unit can
+    /// still stand jammed for several seconds (see `BENCHMARKS.md`).
     pub enabled: bool,
     /// How far ahead, in seconds, a meeting counts (1.5 s by default):
     /// longer makes units swerve earlier and wider, and a dense crowd jam
